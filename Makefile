@@ -1,0 +1,37 @@
+# Two commands matter: `make run` (the tablet app) and `make test` (everything).
+PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(not (3,11) <= sys.version_info[:2] <= (3,13))' 2>/dev/null && echo $$p && break; done)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+STUBS := typings/.installed
+
+.PHONY: run test bench lint typecheck clean
+
+$(STAMP): requirements.txt
+	@test -n "$(PYTHON)" || { echo "Python 3.11-3.13 is needed"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements.txt
+	touch $@
+
+# The Pico's real API, for the type checker only (never imported at run time).
+$(STUBS): $(STAMP)
+	rm -rf typings
+	$(BIN)/python -m pip install -q --no-deps --target typings \
+		micropython-rp2-rpi-pico-stubs==1.29.0.post1 micropython-stdlib-stubs==1.29.0.post2
+	touch $@
+
+run: $(STAMP)
+	$(BIN)/python -m companion
+
+test: $(STAMP) $(STUBS)
+	$(BIN)/ruff check .
+	$(BIN)/pyright
+	$(BIN)/python -m pytest -q -n 2 tests
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) typings

@@ -1,0 +1,16 @@
+# One error type for everything a rule refuses, so both devices can show the same short message.
+
+
+class RuleError(Exception):
+    """A refused action. `code` is a short machine-readable word; str(e) is the player-facing message.
+
+    Whoever raises it must not have changed any state: callers rely on "refused means nothing happened".
+    """
+
+    def __init__(self, code, message):
+        Exception.__init__(self, message)
+        self.code = code
+        self.message = message
+
+    def __str__(self):
+        return self.message

@@ -1,0 +1,54 @@
+# A seeded random generator that gives the same numbers on CPython and MicroPython.
+# (The two runtimes' `random` modules differ, and a game must replay identically on both.)
+
+MASK32 = 0xFFFFFFFF
+
+
+class Rng:
+    """xorshift32: tiny, fast, and its whole state is one integer that an event log can record."""
+
+    def __init__(self, seed):
+        seed = int(seed) & MASK32
+        # xorshift has one forbidden state (zero); mix the seed so nearby seeds diverge at once.
+        s = (seed * 2654435761 + 0x9E3779B9) & MASK32
+        self._s = s or 0x6D2B79F5
+
+    def state(self):
+        return self._s
+
+    @classmethod
+    def from_state(cls, s):
+        r = cls(0)
+        if not 0 < s <= MASK32:
+            raise ValueError("bad generator state")
+        r._s = s
+        return r
+
+    def next32(self):
+        x = self._s
+        x ^= (x << 13) & MASK32
+        x ^= x >> 17
+        x ^= (x << 5) & MASK32
+        self._s = x
+        return x
+
+    def below(self, n):
+        """Uniform integer in 0..n-1, without the bias of a plain modulo (rejection sampling)."""
+        if n <= 0:
+            raise ValueError("below() needs n > 0")
+        limit = MASK32 - (MASK32 + 1) % n
+        while True:
+            x = self.next32()
+            if x <= limit:
+                return x % n
+
+    def die(self):
+        return self.below(6) + 1
+
+    def shuffle(self, items):
+        """Fisher-Yates, in place."""
+        i = len(items) - 1
+        while i > 0:
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+            i -= 1

@@ -1,0 +1,1 @@
+"""Build files for the dashboard: pinout, wiring picture, Wokwi diagram and enclosure (see README.md)."""

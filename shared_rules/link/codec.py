@@ -1,0 +1,278 @@
+# Frames: one ASCII line each: `~`, canonical JSON object, `|`, crc32 of the JSON as 8 lowercase hex, "\n".
+# At most MAX_FRAME bytes including the newline. Strings carry only printable ASCII without `"`, `\` and `~`,
+# so `~` marks a frame start wherever it appears and no control byte (least of all 0x03, Ctrl-C) is ever sent.
+import binascii
+import json
+
+PROTOCOL = 1
+MAX_FRAME = 256
+START = 0x7E  # "~"
+SEP = 0x7C  # "|"
+NL = 0x0A
+CR = 0x0D
+MAX_DEPTH = 3  # frame > args > list or snapshot > list: deeper is never valid
+
+
+class FrameError(ValueError):
+    """A line that is not a valid frame (bad checksum, bad JSON, bad types): the line is dropped."""
+
+
+def _check_str(s):
+    for ch in s:
+        o = ord(ch)
+        if o < 0x20 or o > 0x7D or o == 0x22 or o == 0x5C:  # 0x7E "~" and above excluded too
+            raise ValueError("character not allowed in a frame string: %d" % o)
+
+
+def clean_text(s, limit=60):
+    """A free text (an error message) made safe for a frame: forbidden characters become '?'."""
+    out = []
+    for ch in str(s)[:limit]:
+        o = ord(ch)
+        out.append(ch if 0x20 <= o <= 0x7D and o != 0x22 and o != 0x5C else "?")
+    return "".join(out)
+
+
+def _dump(v, parts, depth):
+    if depth > MAX_DEPTH:
+        raise ValueError("frame nested too deeply")
+    if v is True or v is False or v is None:
+        raise ValueError("only ints, strings, lists and objects go in a frame")
+    if isinstance(v, int):
+        parts.append(str(v))
+    elif isinstance(v, str):
+        _check_str(v)
+        parts.append('"' + v + '"')
+    elif isinstance(v, (list, tuple)):
+        parts.append("[")
+        first = True
+        for x in v:
+            if not first:
+                parts.append(",")
+            first = False
+            _dump(x, parts, depth + 1)
+        parts.append("]")
+    elif isinstance(v, dict):
+        for k in v:
+            if not isinstance(k, str):
+                raise ValueError("object keys must be strings")
+            _check_str(k)
+        parts.append("{")
+        first = True
+        for k in sorted(v):  # sorted: dicts keep no order on MicroPython, frames must be identical
+            if not first:
+                parts.append(",")
+            first = False
+            parts.append('"' + k + '":')
+            _dump(v[k], parts, depth + 1)
+        parts.append("}")
+    else:
+        raise ValueError("type not allowed in a frame: %s" % type(v).__name__)
+
+
+def canonical(obj):
+    """The one JSON spelling of obj: sorted keys, no spaces. ValueError if obj cannot travel."""
+    parts = []
+    _dump(obj, parts, 0)
+    return "".join(parts)
+
+
+def crc_hex(data):
+    return "%08x" % (binascii.crc32(data) & 0xFFFFFFFF)
+
+
+def encode(msg):
+    """The frame for msg (a dict with a "t" type), as bytes ending in a newline."""
+    if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
+        raise ValueError("a frame is an object with a 't' type")
+    body = canonical(msg).encode()
+    frame = b"~" + body + b"|" + crc_hex(body).encode() + b"\n"
+    if len(frame) > MAX_FRAME:
+        raise ValueError("frame longer than %d bytes" % MAX_FRAME)
+    return frame
+
+
+def _valid(v, depth):
+    if depth > MAX_DEPTH or v is True or v is False or v is None:
+        return False
+    if isinstance(v, int):
+        return True
+    if isinstance(v, str):
+        try:
+            _check_str(v)
+        except ValueError:
+            return False
+        return True
+    if isinstance(v, list):
+        for x in v:
+            if not _valid(x, depth + 1):
+                return False
+        return True
+    if isinstance(v, dict):
+        for k in v:
+            if not isinstance(k, str) or not _valid(v[k], depth + 1):
+                return False
+        return True
+    return False  # floats and anything else
+
+
+def decode(line):
+    """The message in one line (bytes, no newline; a trailing CR is allowed). FrameError if invalid."""
+    n = len(line)
+    if n and line[n - 1] == CR:
+        line = line[: n - 1]
+        n -= 1
+    if n < 12 or line[0] != START or n >= MAX_FRAME or line[n - 9] != SEP:
+        raise FrameError("not a frame")
+    body = bytes(line[1 : n - 9])
+    if crc_hex(body).encode() != bytes(line[n - 8 :]):
+        raise FrameError("bad checksum")
+    try:
+        msg = json.loads(body.decode())
+    except Exception:  # MicroPython raises ValueError or others for bad JSON: all mean "not a frame"
+        raise FrameError("bad JSON")
+    if not isinstance(msg, dict) or not isinstance(msg.get("t"), str) or not _valid(msg, 0):
+        raise FrameError("bad frame content")
+    return msg
+
+
+class LineReader:
+    """Splits a byte stream into candidate frame lines inside one fixed buffer.
+
+    A line longer than MAX_FRAME is discarded up to its newline without growing anything; a `~` restarts
+    the line, so noise glued in front of a frame (a `>>> ` prompt, garbage) does not spoil the frame.
+    """
+
+    def __init__(self):
+        self.buf = bytearray(MAX_FRAME)
+        self.n = 0
+        self.overflow = False
+        self.noise = 0  # lines skipped: not frames, or too long
+
+    def feed_byte(self, b):
+        """Take one byte; return the completed frame line (bytes) or None."""
+        if b == NL:
+            if self.overflow:
+                self.overflow = False
+                self.noise += 1
+                return None
+            n = self.n
+            self.n = 0
+            if n == 0:
+                return None
+            if self.buf[0] != START:
+                self.noise += 1
+                return None
+            return bytes(self.buf[:n])
+        if b == START:
+            if self.n and not self.overflow:
+                self.noise += 1
+            self.overflow = False
+            self.buf[0] = b
+            self.n = 1
+            return None
+        if self.overflow:
+            return None
+        if self.n >= MAX_FRAME - 1:  # no room left for the newline: this line can't be a frame
+            self.overflow = True
+            self.n = 0
+            return None
+        self.buf[self.n] = b
+        self.n += 1
+        return None
+
+    def feed(self, data):
+        """Take many bytes; return the list of completed frame lines."""
+        out = []
+        for b in data:
+            line = self.feed_byte(b)
+            if line is not None:
+                out.append(line)
+        return out
+
+
+# -- messages larger than one frame ----------------------------------------------------------------------
+# A full snapshot (every field plus a hand of up to 40 cards) does not fit in 256 bytes. Such a message
+# travels as "frag" frames: {"t":"frag","f":message number,"i":index,"k":count,"d":base64 of a slice of
+# its JSON}.
+# Fragments of one message are consecutive on the line; a gap drops the whole message (the sender's retry or
+# the next heartbeat repairs it). Reassembly is bounded by MAX_MESSAGE.
+FRAG_BYTES = 144  # 192 base64 characters: the fragment frame stays under MAX_FRAME
+MAX_MESSAGE = 2048
+MAX_FRAGS = (MAX_MESSAGE + FRAG_BYTES - 1) // FRAG_BYTES
+
+
+def _b64(data):
+    return binascii.b2a_base64(data).decode().strip()
+
+
+def frames(msg, frag_id=0):
+    """The frames carrying msg: one if it fits, else numbered fragments (frag_id names the message)."""
+    try:
+        return [encode(msg)]
+    except ValueError:
+        pass
+    body = canonical(msg).encode()
+    if len(body) > MAX_MESSAGE:
+        raise ValueError("message longer than %d bytes" % MAX_MESSAGE)
+    k = (len(body) + FRAG_BYTES - 1) // FRAG_BYTES
+    out = []
+    for i in range(k):
+        chunk = body[i * FRAG_BYTES : (i + 1) * FRAG_BYTES]
+        out.append(encode({"t": "frag", "f": frag_id, "i": i, "k": k, "d": _b64(chunk)}))
+    return out
+
+
+class Assembler:
+    """Puts fragmented messages back together; add(msg) returns a complete message or None."""
+
+    def __init__(self):
+        self.parts = []
+        self.fid = None
+        self.k = 0
+        self.dropped = 0
+
+    def add(self, msg):
+        if msg["t"] != "frag":
+            if self.parts:  # a message in the middle of fragments: the rest of them was lost
+                self._reset(1)
+            return msg
+        f, i, k, d = msg.get("f"), msg.get("i"), msg.get("k"), msg.get("d")
+        if not (isinstance(f, int) and isinstance(i, int) and isinstance(k, int) and isinstance(d, str)):
+            self._reset(1)
+            return None
+        if not 1 < k <= MAX_FRAGS or i != len(self.parts) or (i and (f != self.fid or k != self.k)):
+            self._reset(1 if self.parts else 0)
+            if i != 0 or not 1 < k <= MAX_FRAGS:
+                self.dropped += 1
+                return None
+        try:
+            chunk = binascii.a2b_base64(d)
+        except Exception:
+            self._reset(1)
+            return None
+        self.parts.append(chunk)
+        self.fid = f
+        self.k = k
+        if len(self.parts) < k:
+            return None
+        body = b"".join(self.parts)
+        self._reset(0)
+        try:
+            whole = json.loads(body.decode())
+        except Exception:
+            self.dropped += 1
+            return None
+        if not isinstance(whole, dict) or not isinstance(whole.get("t"), str) or whole["t"] == "frag":
+            self.dropped += 1
+            return None
+        if not _valid(whole, 0):
+            self.dropped += 1
+            return None
+        return whole
+
+    def _reset(self, lost):
+        self.parts = []
+        self.fid = None
+        self.k = 0
+        self.dropped += lost

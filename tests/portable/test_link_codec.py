@@ -1,0 +1,104 @@
+# The frame codec against the shared test vectors (tests/portable/link_vectors.json), on both runtimes.
+import json
+
+from shared_rules.link import codec
+from tests.portable.check import raises
+
+
+def _vectors():
+    path = __file__.rsplit("/", 1)[0] + "/link_vectors.json"
+    with open(path) as f:
+        return json.load(f)
+
+
+V = _vectors()
+
+
+def _lines(stream):
+    r = codec.LineReader()
+    return r, r.feed(stream)
+
+
+def test_protocol_version_and_frame_limit_match_the_vectors():
+    assert V["protocol"] == codec.PROTOCOL
+    assert V["max_frame"] == codec.MAX_FRAME == 256
+
+
+def test_every_vector_encodes_to_exactly_the_recorded_frame():
+    for msg, frame in V["frames"]:
+        assert codec.encode(msg) == frame.encode(), frame
+
+
+def test_every_vector_frame_decodes_to_its_message():
+    for msg, frame in V["frames"]:
+        line = frame.encode()[:-1]
+        assert codec.decode(line) == msg
+        assert codec.decode(line + b"\r") == msg  # the Pico's stdout may turn "\n" into "\r\n"
+
+
+def test_frames_are_printable_ascii_lines_within_the_limit_and_never_hold_ctrl_c():
+    for _msg, frame in V["frames"]:
+        b = frame.encode()
+        assert len(b) <= codec.MAX_FRAME and b.endswith(b"\n") and b.count(b"\n") == 1
+        for ch in b[:-1]:
+            assert 0x20 <= ch <= 0x7E
+    for _msg, frames in V["fragmented"]:
+        for frame in frames:
+            b = frame.encode()
+            assert len(b) <= codec.MAX_FRAME and 3 not in b
+
+
+def test_big_messages_split_into_the_recorded_fragments_and_reassemble():
+    for msg, frames in V["fragmented"]:
+        assert [f.decode() for f in codec.frames(msg, 5)] == frames
+        a = codec.Assembler()
+        got = [a.add(codec.decode(f.encode()[:-1])) for f in frames]
+        assert got[:-1] == [None] * (len(frames) - 1)
+        assert got[-1] == msg
+
+
+def test_a_missing_fragment_drops_the_whole_message_and_the_next_one_gets_through():
+    msg, frames = V["fragmented"][1]
+    a = codec.Assembler()
+    for f in frames[:1] + frames[2:]:
+        assert a.add(codec.decode(f.encode()[:-1])) is None
+    assert a.dropped >= 1
+    got = None
+    for f in frames:
+        got = a.add(codec.decode(f.encode()[:-1]))
+    assert got == msg
+
+
+def test_bad_lines_are_refused():
+    for why, line in V["bad_lines"]:
+        e = raises(codec.FrameError, codec.decode, line.encode())
+        assert isinstance(e, ValueError), why
+
+
+def test_noise_prompts_and_oversize_lines_are_skipped_in_a_stream():
+    stream, expected = V["stream"]
+    r, lines = _lines(stream.encode())
+    assert [codec.decode(x) for x in lines] == expected
+    assert r.noise >= 3
+
+
+def test_an_oversize_line_does_not_grow_the_buffer():
+    r = codec.LineReader()
+    buf = r.buf
+    assert r.feed(b"~" + b"a" * 5000) == []
+    assert r.buf is buf and len(buf) == codec.MAX_FRAME
+    frame = codec.encode({"t": "hb"})
+    assert r.feed(b"\n" + frame) == [frame[:-1]]
+
+
+def test_values_that_cannot_travel_are_refused_when_encoding():
+    for bad in ({"t": "x", "v": 1.5}, {"t": "x", "v": True}, {"t": "x", "v": None}, {"t": 'q"'},
+                {"t": "x~"}, {"t": "x", "m": "a\x03"}, {"v": 1}, {"t": "x", 1: 2},
+                {"t": "x", "a": {"b": [[1]]}}):
+        raises(ValueError, codec.encode, bad)
+    raises(ValueError, codec.encode, {"t": "x", "m": "a" * 300})
+
+
+def test_clean_text_makes_any_message_sendable():
+    m = codec.clean_text('bad "card" \\ ~ \x03 end')
+    assert codec.decode(codec.encode({"t": "err", "m": m})[:-1])["m"] == m

@@ -8,7 +8,7 @@ class RuleError(Exception):
     """
 
     def __init__(self, code, message):
-        Exception.__init__(self, message)
+        super().__init__(message)
         self.code = code
         self.message = message
 

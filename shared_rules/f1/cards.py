@@ -1,0 +1,66 @@
+# The two decks: tactic cards (5 kinds) and the 16 pit cards.
+
+FAST_GEAR = "FG"
+CARBURETTOR = "GC"
+QUICK_REACTIONS = "QR"
+SLIP_STREAM = "SS"
+SUPERB = "SD"
+TACTIC_KINDS = (FAST_GEAR, CARBURETTOR, QUICK_REACTIONS, SLIP_STREAM, SUPERB)
+PER_KIND = 7  # "Tactic Cards (7 of each)"; some printed editions had 6
+HAND_SIZE = 5
+
+# When a tactic card may be played.
+AT_START = 0  # "Use at the beginning of any turn"
+DURING = 1  # "Use during any turn"
+AT_END = 2  # "Use at the end of any turn except when you have spun off or are in the Pit"
+
+TACTIC_NAMES = {
+    FAST_GEAR: "Fast Gear Change",
+    CARBURETTOR: "Good Carburettor",
+    QUICK_REACTIONS: "Quick Reactions",
+    SLIP_STREAM: "Slip Streaming",
+    SUPERB: "Superb Driving",
+}
+TACTIC_TIMING = {FAST_GEAR: AT_END, CARBURETTOR: AT_START, QUICK_REACTIONS: AT_END, SLIP_STREAM: AT_END, SUPERB: DURING}
+EXTRA_SPACES = {FAST_GEAR: 2, QUICK_REACTIONS: 4, SLIP_STREAM: 3}
+
+# Pit cards: code -> (moves missed, starting speed or 0, extra tactic card, special tyres, text)
+PIT_CARDS = {
+    "DIRT": (1, 0, 0, 0, "Dirt in Carburettors. Miss one move."),
+    "FUMES": (1, 0, 0, 0, "Driver affected by fumes. Miss one move."),
+    "HOT": (1, 0, 0, 0, "Engine Overheated. Miss one move."),
+    "IGNITION": (2, 0, 0, 0, "Faulty Ignition. Miss two moves."),
+    "STEERING": (1, 0, 0, 0, "Faulty Steering. Miss one move."),
+    "GOOD80": (0, 80, 0, 0, "Good Pit Work. Starting speed is 80. Do not miss move."),
+    "SLOW40": (0, 40, 0, 0, "Good Pit Work, but Slow Start. Starting speed is 40. Do not miss move."),
+    "GEAR20": (0, 20, 0, 0, "Missed Gear Change. Slow Start. Starting speed is 20. Do not miss move."),
+    "ORDERS": (1, 0, 1, 0, "New Instructions. Extra tactic card from the discard pile. Miss one move."),
+    "FUEL": (1, 0, 0, 0, "No fuel pressure. Miss one move."),
+    "TEAM": (1, 0, 0, 0, "Poor Team Work by Pit Crew. Miss one move."),
+    "QUICK": (0, 0, 0, 0, "Quick Tire Change. Do not miss move."),
+    "SLOWTYRE": (1, 0, 0, 0, "Slow Tire Change. Miss one move."),
+    "LININGS": (1, 0, 0, 0, "Special Brake Linings Fitted. Miss one move."),
+    "SPECIAL": (1, 0, 0, 1, "Special Tires Fitted. Miss one move. One bend at 40 over without penalty."),
+    "BLACK": (1, 0, 0, 0, "Black flagged for a heavy oil leak. Miss one move."),
+}
+SPECIAL_TYRES = "SPECIAL"
+
+
+def tactic_deck(per_kind=PER_KIND):
+    """The unshuffled tactic deck, in a fixed order so that a seed always gives the same shuffle."""
+    deck = []
+    for kind in TACTIC_KINDS:
+        deck.extend([kind] * per_kind)
+    return deck
+
+
+def pit_deck():
+    return sorted(PIT_CARDS)
+
+
+def is_tactic(code):
+    return code in TACTIC_TIMING
+
+
+def is_pit(code):
+    return code in PIT_CARDS

@@ -1,0 +1,354 @@
+# The table: seats, decks, dice, turn order and the event log. The tablet owns this.
+# Every decision is an event; applying the same events to a fresh table rebuilds the same state exactly,
+# dice and shuffles included, because they all come from one seeded generator consumed in event order.
+
+from shared_rules.errors import RuleError
+from shared_rules.rng import Rng
+from shared_rules.f1 import cards
+from shared_rules.f1 import charts
+from shared_rules.f1.car import Car, RACING, FINISHED, OUT
+
+COLOURS = ("yellow", "orange", "green", "red", "black", "blue")  # seat 1 is always yellow
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+MIN_LAPS = 3
+MAX_LAPS = 10
+
+
+def roll_for_seats(rng, count):
+    """Each player throws both dice; the highest takes the yellow car, ties throw again.
+    Returns (index of the winner in table order, the throws as a list of lists)."""
+    throws = []
+    contenders = list(range(count))
+    while True:
+        best = -1
+        rolls = [0] * count
+        for i in contenders:
+            rolls[i] = rng.die() + rng.die()
+            best = max(best, rolls[i])
+        throws.append(rolls)
+        contenders = [i for i in contenders if rolls[i] == best]
+        if len(contenders) == 1:
+            return contenders[0], throws
+
+
+class Race:
+    def __init__(self, seed, names, laps, rules=0, per_kind=cards.PER_KIND, keep_log=1):
+        if not isinstance(names, (list, tuple)) or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            raise RuleError("setup", "2 to 6 players")
+        for n in names:
+            if not isinstance(n, str) or not n:
+                raise RuleError("setup", "every player needs a name")
+        if not isinstance(laps, int) or not MIN_LAPS <= laps <= MAX_LAPS:
+            raise RuleError("setup", "3 to 10 laps")
+        if not isinstance(per_kind, int) or not 1 <= per_kind <= 9:
+            raise RuleError("setup", "1 to 9 tactic cards of each kind")
+        if len(names) * cards.HAND_SIZE > per_kind * len(cards.TACTIC_KINDS):
+            raise RuleError("setup", "not enough tactic cards for the hands")
+        if not isinstance(seed, int):
+            raise RuleError("setup", "seed must be an integer")
+        self.setup = {"t": "setup", "seed": seed, "names": list(names), "laps": laps, "rules": rules,
+                      "per_kind": per_kind}
+        self.rng = Rng(seed)
+        self.laps = laps
+        self.rules = rules
+        self.per_kind = per_kind
+        first, self.seat_throws = roll_for_seats(self.rng, len(names))
+        # "The player on his left takes the appropriately coloured car for space 2 and so on."
+        self.names = [names[(first + i) % len(names)] for i in range(len(names))]
+        self.colours = list(COLOURS[: len(names)])
+        self.cars = [Car(laps, rules) for _ in self.names]
+        self.tactic = cards.tactic_deck(per_kind)  # index 0 is the top of the pile
+        self.rng.shuffle(self.tactic)
+        self.pit_pile = cards.pit_deck()
+        self.rng.shuffle(self.pit_pile)
+        for _ in range(cards.HAND_SIZE):
+            for car in self.cars:
+                car.hand.append(self.tactic.pop(0))
+        self.over = [-1] * len(self.names)  # spaces past the line at the finish
+        self.round = 1
+        self.seat = 0
+        self.finish_round = 0
+        self.game_over = 0
+        self.skipped = []  # (round, seat) of every missed move, for the table to show
+        self.keep_log = keep_log
+        self.events = [self.setup] if keep_log else []
+        self._begin(0)
+
+    # ---- replay ---------------------------------------------------------------------------------
+
+    @classmethod
+    def from_events(cls, events):
+        """Rebuild a table from its log. Raises RuleError if the log is not a game these rules allow."""
+        if not events or not isinstance(events[0], dict) or events[0].get("t") != "setup":
+            raise RuleError("log", "a log starts with its setup")
+        s = events[0]
+        race = cls(s.get("seed"), s.get("names"), s.get("laps"), s.get("rules", 0), s.get("per_kind", 7))
+        for ev in events[1:]:
+            race.replay(ev)
+        return race
+
+    def replay(self, recorded):
+        """Apply a logged event and check that the dice and cards came out as recorded."""
+        if not isinstance(recorded, dict):
+            raise RuleError("log", "bad event")
+        ev = {}
+        for k in ("t", "seat", "v", "card", "safety", "special", "over", "clear"):
+            if k in recorded:
+                ev[k] = recorded[k]
+        self.do(ev)
+        for k in ("dice", "pen", "drawn", "pit"):
+            if k in recorded and recorded[k] != ev.get(k):
+                raise RuleError("log", "log does not match its seed at %s" % k)
+        return ev
+
+    # ---- the one entry point --------------------------------------------------------------------
+
+    def do(self, ev):
+        """Apply one decision. On RuleError nothing has changed. Returns the event with its outcome."""
+        if not isinstance(ev, dict):
+            raise RuleError("event", "bad event")
+        if self.game_over:
+            raise RuleError("over", "the race is over")
+        t = ev.get("t")
+        handler = _HANDLERS.get(t)
+        if handler is None:
+            raise RuleError("event", "unknown event")
+        seat = ev.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat != self.seat:
+            raise RuleError("turn", "not this car's turn")
+        handler(self, self.cars[seat], ev)
+        if self.keep_log:
+            self.events.append(ev)
+        return ev
+
+    # Convenience wrappers: the tablet and the tests speak in these.
+    def set_speed(self, seat, v, card=None):
+        return self.do({"t": "speed", "seat": seat, "v": v, "card": card})
+
+    def hold(self, seat, v):
+        return self.do({"t": "hold", "seat": seat, "v": v})
+
+    def corner(self, seat, safety, special=0):
+        return self.do({"t": "corner", "seat": seat, "safety": safety, "special": special})
+
+    def block(self, seat, v):
+        return self.do({"t": "block", "seat": seat, "v": v})
+
+    def play_card(self, seat, code, clear=1):
+        return self.do({"t": "card", "seat": seat, "card": code, "clear": clear})
+
+    def lap(self, seat, over=0):
+        return self.do({"t": "lap", "seat": seat, "over": over})
+
+    def pit(self, seat):
+        return self.do({"t": "pit", "seat": seat})
+
+    def end_turn(self, seat):
+        return self.do({"t": "end", "seat": seat})
+
+    # ---- turn order ------------------------------------------------------------------------------
+
+    def _begin(self, seat):
+        """Start the turn of `seat`, passing over cars that miss a move or no longer race."""
+        n = len(self.cars)
+        for _ in range(n * 12):  # bounded: every pass either plays or uses up a missed move
+            if self.cars[seat].start_turn():
+                self.seat = seat
+                return
+            if self.cars[seat].status != FINISHED and self.cars[seat].status != OUT:
+                self.skipped.append((self.round, seat))
+            seat += 1
+            if seat == n:
+                seat = 0
+                if self._round_over():
+                    return
+        self.game_over = 1  # nobody can move any more
+
+    def _round_over(self):
+        self.round += 1
+        if self.finish_round or all(c.status == OUT for c in self.cars):
+            self.game_over = 1
+            self.seat = -1
+            return 1
+        return 0
+
+    # ---- results --------------------------------------------------------------------------------
+
+    def results(self):
+        """Seats from first to last, as (place, seat). Finished cars by spaces past the line, then
+        by speed; the others by laps left. Equal cars share a place (a dead heat)."""
+        keys = []
+        for seat, car in enumerate(self.cars):
+            if car.status == FINISHED:
+                key = (0, -self.over[seat], -car.speed)
+            elif car.status == OUT:
+                key = (2, car.laps_left, 0)
+            else:
+                key = (1, car.laps_left, 0)
+            keys.append((key, seat))
+        keys.sort()
+        out = []
+        place = 0
+        for i, (key, seat) in enumerate(keys):
+            if i == 0 or key != keys[i - 1][0]:
+                place = i + 1
+            out.append((place, seat))
+        return out
+
+    def winners(self):
+        return [seat for place, seat in self.results() if place == 1 and self.cars[seat].status == FINISHED]
+
+    def snapshot(self):
+        return {
+            "names": list(self.names),
+            "colours": list(self.colours),
+            "cars": [c.snapshot() for c in self.cars],
+            "tactic": list(self.tactic),
+            "pit_pile": list(self.pit_pile),
+            "over": list(self.over),
+            "round": self.round,
+            "seat": self.seat,
+            "finish_round": self.finish_round,
+            "game_over": self.game_over,
+            "rng": self.rng.state(),
+        }
+
+    def card_count(self):
+        """Every tactic and pit card, wherever it is: (tactic, pit). Used by the property tests."""
+        tactic = len(self.tactic) + sum(len(c.hand) for c in self.cars)
+        pit = len(self.pit_pile) + sum(c.special for c in self.cars)
+        return tactic, pit
+
+
+# ---- event handlers: check everything, then change --------------------------------------------------
+
+
+def _need_moving(car):
+    if not car.speed_set:
+        raise RuleError("speed", "set the speed first")
+    if car.status != RACING:
+        raise RuleError("status", "the car is not on the track")
+
+
+def _on_speed(race, car, ev):
+    car.set_speed(ev.get("v"), ev.get("card"))
+    if ev.get("card"):
+        _return_tactic(race, car, ev["card"], ev)
+
+
+def _on_hold(race, car, ev):
+    car.hold(ev.get("v"))
+
+
+def _on_corner(race, car, ev):
+    safety = ev.get("safety")
+    if not charts.valid_speed(safety):
+        raise RuleError("corner", "safety speed must be 0 to 160 in steps of 20")
+    _need_moving(car)
+    over = car.speed - safety
+    special = ev.get("special", 0)
+    if special:
+        if not car.special:
+            raise RuleError("corner", "no special tyres fitted")
+        if not 0 < over <= 2 * charts.STEP:
+            raise RuleError("corner", "special tyres cover 20 or 40 over")
+    case = charts.corner_case(over, car.tyre, car.superb and not special, special)
+    dice = []
+    pen = charts.NO_PENALTY
+    if case == charts.ROLL:
+        dice = [race.rng.die(), race.rng.die()]
+        pen = charts.dice_penalty(over, car.tyre, dice[0], dice[1])
+        car.rolled = 1
+    elif case == charts.AUTO_SPIN:
+        pen = charts.SPIN
+    elif case == charts.WAIVED:
+        if special:
+            car.special = 0
+            race.pit_pile.append(cards.SPECIAL_TYRES)  # "Return to pack when used"
+        else:
+            car.superb = 0
+    car.penalty(pen[0], pen[1], pen[2])
+    ev["dice"] = dice
+    ev["pen"] = list(pen)
+    ev["case"] = case
+
+
+def _on_block(race, car, ev):
+    v = ev.get("v")
+    if not charts.valid_speed(v) or v == car.speed:
+        raise RuleError("block", "the blocker's speed must differ from yours")
+    _need_moving(car)
+    cost = car.force_speed(v)
+    ev["pen"] = [cost[2], cost[1], cost[0]]
+
+
+def _on_card(race, car, ev):
+    code = ev.get("card")
+    if code == cards.SUPERB and not ev.get("clear", 1):
+        raise RuleError("card", "Superb Driving needs a clear track")
+    spaces = car.play_card(code)
+    if car.status == FINISHED:
+        race.over[race.seat] += spaces  # a move card carries a car that finished this turn further on
+    ev["spaces"] = spaces
+    _return_tactic(race, car, code, ev)
+
+
+def _return_tactic(race, car, code, ev):
+    race.tactic.append(code)  # "returned to the bottom of the Tactic Card pile"
+    if race.rules & charts.REDRAW and race.tactic:
+        drawn = race.tactic.pop(0)
+        car.hand.append(drawn)
+        ev["drawn"] = drawn
+
+
+def _on_lap(race, car, ev):
+    over = ev.get("over", 0)
+    if not isinstance(over, int) or not 0 <= over <= 20:
+        raise RuleError("lap", "spaces past the line: 0 to 20")
+    if not car.speed_set:
+        raise RuleError("lap", "set the speed first")
+    left = car.lap()
+    if left == 0:
+        race.over[race.seat] = over
+        if not race.finish_round:
+            race.finish_round = race.round
+
+
+def _on_pit(race, car, ev):
+    car.check_pit()
+    code = race.pit_pile.pop(0)
+    if car.special:
+        race.pit_pile.append(cards.SPECIAL_TYRES)  # fresh tyres: unused special ones go back
+    car.pit(code)
+    if code != cards.SPECIAL_TYRES:
+        race.pit_pile.append(code)
+    ev["pit"] = code
+    if cards.PIT_CARDS[code][2] and race.tactic:
+        # "The extra card to be taken from the top of the discard pile": the card most recently
+        # returned, which lies at the bottom of the tactic pile (see docs/rules.md).
+        drawn = race.tactic.pop()
+        car.hand.append(drawn)
+        ev["drawn"] = drawn
+
+
+def _on_end(race, car, ev):
+    car.end_turn()
+    seat = race.seat + 1
+    if seat == len(race.cars):
+        seat = 0
+        if race._round_over():
+            return
+    race._begin(seat)
+
+
+_HANDLERS = {
+    "speed": _on_speed,
+    "hold": _on_hold,
+    "corner": _on_corner,
+    "block": _on_block,
+    "card": _on_card,
+    "lap": _on_lap,
+    "pit": _on_pit,
+    "end": _on_end,
+}

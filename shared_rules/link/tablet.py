@@ -1,0 +1,198 @@
+# The tablet's half of the protocol, free of I/O: one Device per dashboard (outlives cables), one Session per
+# open port. Commands go one at a time per dashboard, resent until answered; notes for the app are returned.
+from shared_rules.link import codec
+from shared_rules.link.ids import IdRing
+
+HELLO_RETRY_MS = 300  # ask again for a hello this often until one comes
+COMMAND_RETRY_MS = 400  # resend an unanswered command this often
+HEARTBEAT_MS = 1000  # send a heartbeat after this long without sending anything
+SILENT_MS = 2500  # no frame for this long: the dashboard is "silent"
+
+CONNECTED = "connected"
+SILENT = "silent"
+LOST = "lost"
+
+
+class Device:
+    """What the tablet knows of one dashboard: its last state, and the commands it still owes an answer to."""
+
+    def __init__(self, dev):
+        self.dev = dev
+        self.firmware = None
+        self.protocol = None
+        self.snapshot = None
+        self.rev = None  # the dashboard's state revision that snapshot shows
+        self.pending = []  # [id, name, args], oldest first; pending[0] is in flight once sent
+        self.sent_ms = None  # when pending[0] was last sent, None if not sent on this session
+        self.events = IdRing(64)
+        self.session = None  # type: Session | None
+
+    def submit(self, cid, name, args):
+        codec.canonical({"a": args, "c": name, "id": cid})  # refuse now what could never be sent
+        for p in self.pending:
+            if p[0] == cid:
+                return
+        self.pending.append([cid, name, args])
+
+
+class Session:
+    """One open port. write(bytes) sends; `devices` (dashboard id -> Device) is shared by all sessions."""
+
+    def __init__(self, write, devices, now_ms, timing=None):
+        self.write = write
+        self.devices = devices
+        t = timing or {}
+        self.hello_retry = t.get("hello_retry", HELLO_RETRY_MS)
+        self.command_retry = t.get("command_retry", COMMAND_RETRY_MS)
+        self.heartbeat = t.get("heartbeat", HEARTBEAT_MS)
+        self.silent_ms = t.get("silent", SILENT_MS)
+        self.reader = codec.LineReader()
+        self.assembler = codec.Assembler()
+        self.frag_id = 0
+        self.device = None  # bound by the first hello
+        self.last_rx = None
+        self.last_tx = now_ms
+        self.last_hi = None
+        self.last_n = -1
+        self.bad_frames = 0
+        self.incompatible = False
+        self.closed = False
+        self.hi(now_ms)
+
+    def _send(self, msg, now_ms):
+        if self.closed:
+            return
+        self.frag_id += 1
+        for frame in codec.frames(msg, self.frag_id):
+            self.write(frame)
+        self.last_tx = now_ms
+
+    def hi(self, now_ms):
+        self.last_hi = now_ms
+        self._send({"t": "hi", "p": codec.PROTOCOL}, now_ms)
+
+    def status(self, now_ms):
+        if self.closed:
+            return LOST
+        if self.last_rx is None or now_ms - self.last_rx >= self.silent_ms:
+            return SILENT
+        return CONNECTED
+
+    def close(self):
+        self.closed = True
+        d = self.device
+        if d is not None and d.session is self:
+            d.session = None
+            d.sent_ms = None
+
+    # -- receiving ---------------------------------------------------------------------------------------
+    def feed(self, data, now_ms):
+        notes = []
+        for b in data:
+            line = self.reader.feed_byte(b)
+            if line is None:
+                continue
+            try:
+                msg = codec.decode(line)
+            except codec.FrameError:
+                self.bad_frames += 1
+                continue
+            self.last_rx = now_ms
+            msg = self.assembler.add(msg)
+            if msg is not None:
+                self._handle(msg, now_ms, notes)
+        return notes
+
+    def _handle(self, msg, now_ms, notes):
+        t = msg["t"]
+        n = msg.get("n")
+        if t == "hello":
+            self._hello(msg, now_ms, notes)
+            return
+        d = self.device
+        if d is None or d.session is not self:
+            if self.last_hi is None or now_ms - self.last_hi >= self.hello_retry:
+                self.hi(now_ms)  # a dashboard we have not met on this port yet (e.g. tablet restarted)
+            return
+        if isinstance(n, int):
+            if n <= self.last_n:
+                return  # a duplicated frame: already handled
+            self.last_n = n
+        if t == "ack" or t == "err":
+            if d.pending and d.sent_ms is not None and msg.get("id") == d.pending[0][0]:
+                cid = d.pending.pop(0)[0]
+                d.sent_ms = None
+                if t == "ack":
+                    self._take_state(d, msg)
+                    notes.append(("done", d.dev, cid, d.snapshot))
+                else:
+                    notes.append(("refused", d.dev, cid, msg.get("e"), msg.get("m")))
+                self.pump(now_ms)
+        elif t == "st":
+            if self._take_state(d, msg):
+                notes.append(("state", d.dev, d.snapshot))
+        elif t == "hb":
+            if msg.get("r") != d.rev:
+                self._send({"t": "get"}, now_ms)  # a state frame went missing: ask for the state
+        elif t == "ev":
+            eid = msg.get("id")
+            if not isinstance(eid, str):
+                return
+            self._send({"t": "ack", "id": eid}, now_ms)  # always ack: the first ack may have been lost
+            if d.events.get(eid) is None:
+                d.events.add(eid, "")
+                notes.append(("event", d.dev, eid, msg.get("e"), msg.get("a")))
+
+    def _hello(self, msg, now_ms, notes):
+        dev = msg.get("dev")
+        if not isinstance(dev, str) or not dev:
+            return
+        d = self.devices.get(dev)
+        if d is None:
+            d = Device(dev)
+            self.devices[dev] = d
+        if d.session is not None and d.session is not self:
+            d.session.device = None  # the dashboard moved to this port (replugged)
+        self.device = d
+        d.session = self
+        d.sent_ms = None  # whatever was in flight is resent now; the dashboard drops a repeat
+        n = msg.get("n")
+        self.last_n = n if isinstance(n, int) else -1
+        d.firmware = msg.get("fw")
+        d.protocol = msg.get("p")
+        self._take_state(d, msg)
+        self.incompatible = d.protocol != codec.PROTOCOL
+        notes.append(("hello", dev, {"fw": d.firmware, "p": d.protocol, "s": d.snapshot}))
+        self.pump(now_ms)
+
+    def _take_state(self, d, msg):
+        if isinstance(msg.get("s"), dict):
+            d.snapshot = msg["s"]
+            d.rev = msg.get("r")
+            return True
+        return False
+
+    # -- sending commands and time -----------------------------------------------------------------------
+    def pump(self, now_ms):
+        """Send the oldest pending command if nothing is in flight."""
+        d = self.device
+        if d is None or d.session is not self or self.incompatible or not d.pending or d.sent_ms is not None:
+            return
+        self._send_command(d, now_ms)
+
+    def _send_command(self, d, now_ms):
+        p = d.pending[0]
+        d.sent_ms = now_ms
+        self._send({"t": "cmd", "id": p[0], "c": p[1], "a": p[2]}, now_ms)
+
+    def tick(self, now_ms):
+        d = self.device
+        if d is None or d.session is not self:
+            if now_ms - self.last_hi >= self.hello_retry:
+                self.hi(now_ms)
+        elif d.sent_ms is not None and now_ms - d.sent_ms >= self.command_retry:
+            self._send_command(d, now_ms)
+        else:
+            self.pump(now_ms)
+        if now_ms - self.last_tx >= self.heartbeat:
+            self._send({"t": "hb"}, now_ms)

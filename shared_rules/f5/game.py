@@ -120,7 +120,7 @@ class Game:
         return column_speed(self.columns[self.order.index(car)])
 
     def hand(self, car):
-        """A copy of the car's hand, sorted (so grouped by colour, pit stop cards last). Secret: dashboards only."""
+        """A copy of the hand, sorted: grouped by colour, pit stop cards last. Secret: dashboards only."""
         return sorted(self.hands[car])
 
     def hand_counts(self, car):
@@ -185,7 +185,7 @@ class Game:
         raise RuleError("bad_event", "Unknown event")
 
     def play(self, car, card):
-        """A player's turn: "PLAY a race card from their hand ... in the column corresponding to their CAR"."""
+        """ "PLAY a race card from their hand ... in the column corresponding to their CAR"."""
         self._check_turn(car, True)
         if not is_card(card) or card not in self.hands[car]:
             raise RuleError("not_in_hand", "That card is not in your hand")
@@ -291,6 +291,7 @@ class Game:
         overtaken (cars passed, nearest first), drawn (cards drawn into a pit-stopping player's hand: secret),
         reshuffles, round_over, over.
         """
+        speed = self.speed(car)  # before the round ends: a stopped car shows 0
         self.queue.pop(0)
         round_over = not self.queue
         if round_over:
@@ -304,7 +305,7 @@ class Game:
         return {
             "car": car,
             "card": card,
-            "speed": self.speed(car),
+            "speed": speed,
             "overtaken": overtaken,
             "drawn": drawn,
             "reshuffles": reshuffles,

@@ -1,0 +1,226 @@
+# Dashboard and tablet protocol state machines wired back to back through a lossy in-memory line.
+from shared_rules.errors import RuleError
+from shared_rules.f1 import car as f1car
+from shared_rules.link import codec, tablet
+from shared_rules.link.dashboard import DashboardProtocol
+from shared_rules.rng import Rng
+from tests.portable import link_script
+
+
+class Line:
+    """Frames between the two sides; each may be dropped, doubled or corrupted (seeded, reproducible)."""
+
+    def __init__(self, seed=1, drop=0, dup=0, corrupt=0):
+        self.rng = Rng(seed)
+        self.drop, self.dup, self.corrupt = drop, dup, corrupt
+        self.to_dash = []
+        self.to_tablet = []
+
+    def _chance(self, percent):
+        return percent and self.rng.next32() % 100 < percent
+
+    def deliver(self, frames):
+        out = []
+        for f in frames:
+            if self._chance(self.drop):
+                continue
+            if self._chance(self.corrupt):
+                i = 1 + self.rng.next32() % (len(f) - 2)
+                f = f[:i] + (b"#" if f[i:i + 1] != b"#" else b"%") + f[i + 1:]
+            out.append(f)
+            if self._chance(self.dup):
+                out.append(f)
+        return b"".join(out)
+
+
+def messages(frames):
+    """The whole messages in a list of frames (fragments put back together)."""
+    a = codec.Assembler()
+    out = []
+    for line in codec.LineReader().feed(b"".join(frames)):
+        m = a.add(codec.decode(line))
+        if m is not None:
+            out.append(m)
+    return out
+
+
+class Table:
+    def __init__(self, line=None, car=None, done=()):
+        self.line = line or Line()
+        self.saved = None
+        self.car = car or f1car.Car(laps=5)
+        self.now = 0
+        self.devices = {}
+        self.notes = []
+        self.session = tablet.Session(self.line.to_dash.append, self.devices, self.now)
+        self.start_dashboard(done)
+
+    def start_dashboard(self, done=()):
+        self.dash = DashboardProtocol("dash-1", "0.1.0", self.car.snapshot, self._apply,
+                                      self.line.to_tablet.append, self._save, done, self.now)
+
+    def _apply(self, name, args):
+        f1car.apply_command(self.car, name, args)
+
+    def _save(self, done):
+        self.saved = [self.car.snapshot(), done]
+
+    def run(self, ms, step=50):
+        end = self.now + ms
+        while self.now < end:
+            self.now += step
+            data = self.line.deliver(self.line.to_dash)
+            self.line.to_dash[:] = []
+            self.dash.feed(data, self.now)
+            self.dash.tick(self.now)
+            data = self.line.deliver(self.line.to_tablet)
+            self.line.to_tablet[:] = []
+            self.notes.extend(self.session.feed(data, self.now))
+            self.session.tick(self.now)
+
+    def device(self):
+        return self.devices["dash-1"]
+
+    def submit(self, cmds):
+        d = self.devices.get("dash-1") or tablet.Device("dash-1")
+        self.devices["dash-1"] = d
+        for cid, name, args in cmds:
+            d.submit(cid, name, args)
+        self.session.pump(self.now)
+
+    def done_ids(self):
+        return [n[2] for n in self.notes if n[0] in ("done", "refused")]
+
+
+def test_hello_tells_the_tablet_who_the_dashboard_is_and_its_state():
+    t = Table()
+    t.run(200)
+    hello = [n for n in t.notes if n[0] == "hello"]
+    assert hello and hello[0][1] == "dash-1"
+    assert hello[0][2]["p"] == codec.PROTOCOL and hello[0][2]["fw"] == "0.1.0"
+    assert t.device().snapshot == t.car.snapshot()
+    assert t.session.status(t.now) == tablet.CONNECTED
+
+
+def test_a_command_is_applied_once_and_acknowledged_with_the_new_state():
+    t = Table()
+    t.run(100)
+    t.submit([["a.1", "deal", {"card": "SS"}]])
+    t.run(200)
+    assert t.car.hand == ["SS"]
+    assert ("done", "dash-1", "a.1", t.car.snapshot()) in t.notes
+    assert t.saved == [t.car.snapshot(), [["a.1", ""]]]
+
+
+def test_a_repeated_command_id_is_answered_but_not_applied_again():
+    t = Table()
+    t.run(100)
+    cmd = codec.encode({"t": "cmd", "id": "a.1", "c": "deal", "a": {"card": "SS"}})
+    t.dash.feed(cmd + cmd + cmd, t.now)
+    assert t.car.hand == ["SS"]
+    assert [m.get("dup") for m in messages(t.line.to_tablet) if m["t"] == "ack"] == [0, 1, 1]
+
+
+def test_an_invalid_command_gets_an_error_and_changes_nothing():
+    t = Table()
+    t.run(100)
+    before = t.car.snapshot()
+    t.submit([["a.1", "take", {"card": "SS"}], ["a.2", "fly", {}], ["a.3", "pen", {"tyre": "x"}]])
+    t.run(500)
+    assert t.car.snapshot() == before
+    refused = [(n[2], n[3]) for n in t.notes if n[0] == "refused"]
+    assert refused == [("a.1", "card"), ("a.2", "command"), ("a.3", "args")]
+
+
+def test_malformed_and_unknown_frames_get_an_error_frame_and_change_nothing():
+    t = Table()
+    before = t.car.snapshot()
+    t.dash.feed(codec.encode({"t": "cmd", "id": 5, "c": "lap"}) + codec.encode({"t": "zap", "id": "q"}), 0)
+    msgs = messages(t.line.to_tablet)
+    assert [(m["t"], m.get("e")) for m in msgs[1:]] == [("err", "proto"), ("err", "type")]
+    assert t.car.snapshot() == before
+
+
+def test_a_lossy_line_still_applies_every_command_exactly_once():
+    line = Line(seed=7, drop=20, dup=15, corrupt=10)
+    t = Table(line)
+    cmds = link_script.commands(30)
+    t.submit(cmds)
+    t.run(60000)
+    assert t.done_ids() == [c[0] for c in cmds]
+    assert t.car.snapshot() == link_script.expected(cmds)
+    t.line.drop = t.line.dup = t.line.corrupt = 0
+    t.run(3000)
+    assert t.device().snapshot == t.car.snapshot()
+
+
+def test_a_dashboard_restarted_after_applying_but_before_acking_does_not_apply_again():
+    t = Table()
+    t.run(100)
+    t.submit([["a.1", "deal", {"card": "SS"}]])
+    t.dash.feed(b"".join(t.line.to_dash), t.now)  # applied and saved; the ack is lost with the restart
+    t.line.to_dash[:] = []
+    t.line.to_tablet[:] = []
+    snap, done = t.saved
+    t.car = f1car.Car.from_snapshot(snap)
+    t.start_dashboard(done)
+    t.run(1000)
+    assert t.car.hand == ["SS"]
+    assert t.done_ids() == ["a.1"]
+    assert t.device().snapshot == t.car.snapshot()
+
+
+def test_events_from_the_dashboard_reach_the_tablet_once_and_leave_the_outbox():
+    line = Line(seed=3, drop=30, dup=30)
+    t = Table(line)
+    t.run(100)
+    eid = t.dash.post_event("play", {"card": "GC"}, t.now)
+    t.run(10000)
+    events = [n for n in t.notes if n[0] == "event"]
+    assert events == [("event", "dash-1", eid, "play", {"card": "GC"})]
+    assert t.dash.pending_events() == []
+
+
+def test_a_lost_state_frame_is_noticed_by_the_heartbeat_and_fetched_again():
+    t = Table()
+    t.run(100)
+    t.car.hand.append("QR")  # a change made on the dashboard itself
+    t.dash.state_changed(t.now)
+    t.line.to_tablet[:] = []  # ... whose state frame is lost
+    assert t.device().snapshot != t.car.snapshot()
+    t.run(2500)
+    assert t.device().snapshot == t.car.snapshot()
+
+
+def test_the_tablet_sees_a_silent_dashboard_and_a_closed_port():
+    t = Table()
+    t.run(100)
+    t.dash.write = lambda frame: None  # the dashboard stops talking (crashed into the REPL)
+    t.run(tablet.SILENT_MS + 200)
+    assert t.session.status(t.now) == tablet.SILENT
+    t.session.close()
+    assert t.session.status(t.now) == tablet.LOST
+
+
+def test_a_dashboard_with_another_protocol_version_gets_no_commands():
+    t = Table()
+    t.line.to_tablet[:] = []
+    t.dash.hello = lambda now: t.dash._send({"t": "hello", "p": 99, "dev": "dash-1", "fw": "9", "r": 0,
+                                             "s": t.car.snapshot()}, now)
+    t.run(400)
+    t.submit([["a.1", "deal", {"card": "SS"}]])
+    t.run(1000)
+    assert t.session.incompatible and t.car.hand == []
+
+
+def test_a_refusing_handler_must_use_rule_error_codes():
+    t = Table()
+
+    def refuse(name, args):
+        raise RuleError("nope", 'not "now"')
+
+    t.dash.apply_command = refuse
+    t.run(100)
+    t.submit([["a.1", "lap", {}]])
+    t.run(300)
+    assert [n[3:] for n in t.notes if n[0] == "refused"] == [("nope", "not ?now?")]

@@ -12,7 +12,7 @@ MODULES = sorted(f[:-3] for f in os.listdir(HERE) if f.startswith("test_") and f
 
 @pytest.mark.parametrize("module", MODULES)
 def test_module_passes_on_micropython(module):
-    proc = mpy.run(["tests/portable/runner.py", "tests.portable." + module], heap="512K")
+    proc = mpy.run(["tests/portable/runner.py", "tests.portable." + module], heap="4M")
     out = proc.stdout.decode(errors="replace") + proc.stderr.decode(errors="replace")
     assert proc.returncode == 0, out
     assert " passed, 0 failed" in out.strip().splitlines()[-1], out

@@ -224,8 +224,9 @@ class Car:
             self.speed = 0
 
     def spin(self):
-        """Spun off: speed to zero, gauges unchanged, next turn at most 60 (80 with the variant)."""
-        self.speed = 0
+        """Spun off: speed to zero, gauges unchanged, next turn at most 60."""
+        # Variant: the car "re-enters the track ... at a speed of 20", so it may then reach 80.
+        self.speed = STEP if self.rules & RESTART_80 else 0
         self.status = SPUN
         self.superb = 0
         self.cap = 80 if self.rules & RESTART_80 else SPIN_RESTART

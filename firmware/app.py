@@ -1,0 +1,225 @@
+# The dashboard application: one car, its screens and buttons, the tablet link and the saved state, as a
+# handful of asyncio tasks. A button press is handled at once, to the end: state changed, screen redrawn
+# (changed pages only), state frame written to the tablet. Saving is the only slow thing and runs apart.
+import asyncio
+import json
+import os
+import time
+
+from shared_rules.errors import RuleError
+from shared_rules.f1 import car as f1car
+
+from firmware import board as b
+from firmware import store
+from firmware.buttons import Buttons
+from firmware.display import Display
+from firmware.link import DashboardLink
+from firmware.screens import render
+from firmware.solo import Solo
+from firmware.ui import Ui
+
+DEFAULT_LAPS = 3
+SAVE_GAP_MS = 1500  # at most one save this often, except at a turn's end and before a command's ack
+TICK_MS = 100  # time-outs, the tablet indicator, the turn LED
+LINK_POLL_MS = 5
+
+
+def _seed():
+    try:
+        return int.from_bytes(os.urandom(4), "big")
+    except (AttributeError, OSError):
+        return time.ticks_ms()
+
+
+class App:
+    def __init__(self, board):
+        self.board = board
+        self.display = Display(board)
+        self.car = f1car.Car(DEFAULT_LAPS)
+        self.solo = Solo(_seed())
+        self.ui = Ui(self, self.car, self.solo)
+        self.saves = 0
+        self.dirty = 0
+        self.urgent = 0
+        self.last_save = time.ticks_add(time.ticks_ms(), -SAVE_GAP_MS)
+        self.save_wanted = asyncio.Event()
+        self.touched = 0
+        self.was_linked = -1
+        self.led_on = -1
+        done, events, error = self.restore()
+        self.link = DashboardLink(self.car.snapshot, self._apply, on_applied=self._applied, done=done)
+        if events:
+            self.link.proto.restore_events(events)
+        n = len(b.BUTTONS)
+        self.buttons = Buttons(
+            n, self._on_button, debounce_ms=board.debounce_ms, repeat_mask=(1 << b.UP) | (1 << b.DOWN),
+            long_mask=1 << b.BACK,
+        )
+        if error:
+            self.ui.message("SAVE DAMAGED", error + ". Defaults used; old file kept as .bad", time.ticks_ms())
+
+    # ---- saved state -----------------------------------------------------------------------------------
+    def restore(self):
+        data, error = store.load(self.board.state_path)
+        if data is None:
+            return (), (), error
+        try:
+            car = f1car.Car.from_snapshot(store.check(data, "car", dict))
+            done = store.check(data, "done", list)
+            events = store.check(data, "ev", list)
+        except (RuleError, store.StoreError) as e:
+            try:
+                os.rename(self.board.state_path, self.board.state_path + ".bad")
+            except OSError:
+                pass
+            return (), (), "SAVE DAMAGED: %s" % e
+        self.car.replace_with(car)
+        return done, events, None
+
+    def save(self, done=None):
+        data = {
+            "car": self.car.snapshot(),
+            "done": self.link.done_ids() if done is None else done,
+            "ev": self.link.proto.pending_events(),
+        }
+        store.save(self.board.state_path, data)
+        self.saves += 1
+        self.dirty = 0
+        self.urgent = 0
+        self.last_save = time.ticks_ms()
+        self.board.emit(b"W %d\n" % self.saves)
+
+    async def saver(self):
+        while True:
+            await self.save_wanted.wait()
+            self.save_wanted.clear()
+            if not self.urgent:
+                wait = SAVE_GAP_MS - time.ticks_diff(time.ticks_ms(), self.last_save)
+                if wait > 0:
+                    await asyncio.sleep_ms(wait)  # spare the flash: gather changes
+            if self.dirty:
+                self.save()
+
+    # ---- what the UI calls ----------------------------------------------------------------------------
+    def changed(self, turn_end):
+        """The car changed on the dashboard: save soon (at once at a turn's end), tell the tablet now."""
+        self.dirty = 1
+        if turn_end:
+            self.urgent = 1
+        self.save_wanted.set()
+        self.link.state_changed()
+
+    def post(self, name, args):
+        if self.linked():
+            try:
+                self.link.post_event(name, args)
+            except ValueError:
+                pass  # outbox full: the state frames still carry the change
+
+    def linked(self):
+        return self.link.tablet_present()
+
+    def beep(self, hz, ms):
+        asyncio.create_task(self._beep(hz, ms))
+
+    async def _beep(self, hz, ms):
+        self.board.tone(hz)
+        await asyncio.sleep_ms(ms)
+        self.board.tone(0)
+
+    # ---- the tablet ------------------------------------------------------------------------------------
+    def _apply(self, name, args):
+        f1car.apply_command(self.car, name, args)  # RuleError: refused, nothing changed
+        self.ui.on_command(name, args, time.ticks_ms())
+        self.touched = 1
+
+    def _applied(self, done):
+        self.save(done)  # before the ack: an acknowledged command survives a power cut
+
+    # ---- buttons and screen ----------------------------------------------------------------------------
+    def _on_button(self, key, event):
+        if self.ui.on_button(key, event, time.ticks_ms()):
+            self.touched = 1
+
+    def scan_buttons(self):
+        self.buttons.update(self.board.buttons(), time.ticks_ms())
+        if self.touched:
+            self.refresh()
+
+    def refresh(self):
+        self.touched = 0
+        linked = self.linked()
+        self.was_linked = linked
+        render(self.display.fb, self.ui, linked)
+        self.display.flush()
+        if self.car.my_turn != self.led_on:
+            self.led_on = self.car.my_turn
+            self.board.led(self.led_on)
+        if self.board.viewer:
+            self.board.emit(b"S %s\n" % json.dumps({"car": self.car.snapshot(), "mode": self.ui.mode,
+                                                    "saves": self.saves}))
+
+    def resend(self):
+        self.display.invalidate()
+        self.refresh()
+
+    # ---- tasks -----------------------------------------------------------------------------------------
+    async def button_task(self):
+        while True:
+            self.scan_buttons()
+            await asyncio.sleep_ms(self.board.poll_ms)
+
+    async def link_task(self):
+        while True:
+            self.link.poll(0)
+            if self.touched:
+                self.refresh()
+            await asyncio.sleep_ms(LINK_POLL_MS)
+
+    async def tick_task(self):
+        while True:
+            await asyncio.sleep_ms(TICK_MS)
+            if self.ui.tick(time.ticks_ms()) or self.linked() != self.was_linked:
+                self.touched = 1
+            if self.touched:
+                self.refresh()
+
+    async def run(self):
+        self.refresh()
+        asyncio.create_task(self.saver())
+        asyncio.create_task(self.link_task())
+        asyncio.create_task(self.tick_task())
+        await self.button_task()
+
+
+class Router:
+    """What the board's viewer channel drives: the self-test first when it runs, then the app."""
+
+    def __init__(self):
+        self.target = None
+
+    def scan_buttons(self):
+        if self.target is not None:
+            self.target.scan_buttons()
+
+    def resend(self):
+        if self.target is not None:
+            self.target.resend()
+
+
+async def start(board):
+    router = Router()
+    asyncio.create_task(board.serve(router))
+    if board.buttons() & (1 << b.BACK):  # BACK held at power-on: the self-test
+        from firmware import selftest
+
+        test = selftest.SelfTest(board)
+        router.target = test  # type: ignore[assignment]
+        await test.run()
+    app = App(board)
+    router.target = app  # type: ignore[assignment]
+    await app.run()
+
+
+def main():
+    asyncio.run(start(b.make_board()))

@@ -1,0 +1,27 @@
+# Boot entry (copied to the board's root as main.py). Kept tiny: run the app; on an unexpected error
+# print it (the link skips non-frame lines) and start the app again. Ctrl-C (KeyboardInterrupt) is never
+# caught, so mpremote can always take the board over.
+import sys
+import time
+
+
+def run():
+    while True:
+        try:
+            from firmware import app
+
+            app.main()
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:  # a bug must not leave a player with a dead dashboard
+            sys.print_exception(e)  # type: ignore[attr-defined]
+            time.sleep_ms(500)
+            try:
+                import asyncio
+
+                asyncio.new_event_loop()
+            except Exception:
+                pass
+
+
+run()

@@ -1,0 +1,72 @@
+# The bench check of a finished dashboard (hold BACK while plugging it in): every pixel lit, then the LED
+# and the piezo, then each button's name as it is pressed. All five seen: "ALL BUTTONS OK"; BACK held
+# for a second leaves the test for the dashboard itself.
+import asyncio
+import time
+
+from firmware import board as b
+from firmware.buttons import LONG, PRESS, Buttons
+from firmware.display import Display
+from firmware.screens import line
+
+
+class SelfTest:
+    def __init__(self, board):
+        self.board = board
+        self.display = Display(board)
+        self.seen = 0
+        self.last = ""
+        self.done = asyncio.Event()
+        self.touched = 0
+        self.buttons = Buttons(len(b.BUTTONS), self._on_button, debounce_ms=board.debounce_ms,
+                               long_mask=1 << b.BACK)
+        self.buttons.state = board.buttons()  # the BACK still held from power-on is not a press
+
+    def _on_button(self, key, event):
+        if event == PRESS:
+            self.seen |= 1 << key
+            self.last = b.BUTTONS[key]
+            self.touched = 1
+            asyncio.create_task(self._beep(880 + 110 * key, 60))
+        elif event == LONG and key == b.BACK and self.seen:
+            self.done.set()
+
+    async def _beep(self, hz, ms):
+        self.board.tone(hz)
+        await asyncio.sleep_ms(ms)
+        self.board.tone(0)
+
+    def scan_buttons(self):
+        self.buttons.update(self.board.buttons(), time.ticks_ms())
+        if self.touched:
+            self.refresh()
+
+    def resend(self):
+        self.display.invalidate()
+        self.refresh()
+
+    def refresh(self):
+        self.touched = 0
+        fb = self.display.fb
+        fb.fill(0)
+        line(fb, 0, "SELF TEST", 0, 1)
+        line(fb, 2, "PRESSED: " + self.last)
+        for i, name in enumerate(b.BUTTONS):
+            line(fb, 3 + i // 3, name if self.seen & (1 << i) else "-" * len(name), (i % 3) * 5)
+        if self.seen == (1 << len(b.BUTTONS)) - 1:
+            line(fb, 6, "ALL BUTTONS OK")
+        line(fb, 7, "HOLD BACK: EXIT")
+        self.display.flush()
+
+    async def run(self):
+        board = self.board
+        self.display.fb.fill(1)  # every pixel: a dead column or row shows at once
+        self.display.flush()
+        board.led(1)
+        await self._beep(2000, 200)
+        await asyncio.sleep_ms(600)
+        board.led(0)
+        self.refresh()
+        while not self.done.is_set():
+            self.scan_buttons()
+            await asyncio.sleep_ms(board.poll_ms)

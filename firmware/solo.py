@@ -1,0 +1,51 @@
+# Standalone play (no tablet): the few things the table would do for this one car, done on the dashboard
+# with its own dice. Every rule comes from shared_rules; this only strings the calls together the way the
+# table does (shared_rules.f1.race), minus the shared piles a single dashboard cannot have.
+from shared_rules.f1 import car as f1car
+from shared_rules.f1 import cards, charts
+from shared_rules.rng import Rng
+
+
+class Solo:
+    def __init__(self, seed):
+        self.rng = Rng(seed)
+
+    def new_race(self, car, laps):
+        """A fresh car with `laps` to go and five tactic cards from a shuffled deck of its own."""
+        fresh = f1car.Car(laps, car.rules)
+        deck = cards.tactic_deck()
+        self.rng.shuffle(deck)
+        fresh.hand = deck[: cards.HAND_SIZE]
+        car.replace_with(fresh)
+
+    def corner(self, car, safety):
+        """The car crossed a band with this safety speed. Returns (case, dice list, penalty tuple)."""
+        over = car.speed - safety
+        if not car.speed_set or car.status != f1car.RACING:
+            from shared_rules.errors import RuleError
+
+            raise RuleError("corner", "set your speed first")
+        case = charts.corner_case(over, car.tyre, car.superb)
+        dice = []
+        pen = charts.NO_PENALTY
+        if case == charts.ROLL:
+            dice = [self.rng.die(), self.rng.die()]
+            pen = charts.dice_penalty(over, car.tyre, dice[0], dice[1])
+        elif case == charts.AUTO_SPIN:
+            pen = charts.SPIN
+        throw = dice[0] * 10 + dice[1] if dice else 0
+        args = {"spin": pen[0], "tyre": pen[1], "brake": pen[2], "dice": throw}
+        f1car.apply_command(car, "pen", args)
+        if dice:
+            car.rolled = 1  # "A player cannot play a Tactic Card after he has rolled the dice"
+        elif case == charts.WAIVED:
+            car.superb = 0  # Superb Driving covers one corner
+        return case, dice, pen
+
+    def pit(self, car):
+        """Into the pit: draw a pit card from a full pile of this dashboard's own. Returns its code."""
+        car.check_pit()
+        pile = cards.pit_deck()
+        code = pile[self.rng.below(len(pile))]
+        f1car.apply_command(car, "pit", {"card": code})
+        return code

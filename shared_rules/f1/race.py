@@ -5,8 +5,9 @@
 from shared_rules.errors import RuleError
 from shared_rules.rng import Rng
 from shared_rules.f1 import cards
-from shared_rules.f1 import charts
-from shared_rules.f1.car import Car, RACING, FINISHED, OUT
+from shared_rules.f1.car import Car
+from shared_rules.f1.status import FINISHED, OUT
+from shared_rules.f1.race_events import HANDLERS
 
 COLOURS = ("yellow", "orange", "green", "red", "black", "blue")  # seat 1 is always yellow
 MIN_PLAYERS = 2
@@ -73,7 +74,7 @@ class Race:
         self.skipped = []  # (round, seat) of every missed move, for the table to show
         self.keep_log = keep_log
         self.events = [self.setup] if keep_log else []
-        self._begin(0)
+        self.begin(0)
 
     # ---- replay ---------------------------------------------------------------------------------
 
@@ -111,7 +112,7 @@ class Race:
         if self.game_over:
             raise RuleError("over", "the race is over")
         t = ev.get("t")
-        handler = _HANDLERS.get(t)
+        handler = HANDLERS.get(t)
         if handler is None:
             raise RuleError("event", "unknown event")
         seat = ev.get("seat")
@@ -149,7 +150,7 @@ class Race:
 
     # ---- turn order ------------------------------------------------------------------------------
 
-    def _begin(self, seat):
+    def begin(self, seat):
         """Start the turn of `seat`, passing over cars that miss a move or no longer race."""
         n = len(self.cars)
         for _ in range(n * 12):  # bounded: every pass either plays or uses up a missed move
@@ -161,11 +162,11 @@ class Race:
             seat += 1
             if seat == n:
                 seat = 0
-                if self._round_over():
+                if self.round_over():
                     return
         self.game_over = 1  # nobody can move any more
 
-    def _round_over(self):
+    def round_over(self):
         self.round += 1
         if self.finish_round or all(c.status == OUT for c in self.cars):
             self.game_over = 1
@@ -219,136 +220,3 @@ class Race:
         tactic = len(self.tactic) + sum(len(c.hand) for c in self.cars)
         pit = len(self.pit_pile) + sum(c.special for c in self.cars)
         return tactic, pit
-
-
-# ---- event handlers: check everything, then change --------------------------------------------------
-
-
-def _need_moving(car):
-    if not car.speed_set:
-        raise RuleError("speed", "set the speed first")
-    if car.status != RACING:
-        raise RuleError("status", "the car is not on the track")
-
-
-def _on_speed(race, car, ev):
-    car.set_speed(ev.get("v"), ev.get("card"))
-    if ev.get("card"):
-        _return_tactic(race, car, ev["card"], ev)
-
-
-def _on_hold(race, car, ev):
-    car.hold(ev.get("v"))
-
-
-def _on_corner(race, car, ev):
-    safety = ev.get("safety")
-    if not charts.valid_speed(safety):
-        raise RuleError("corner", "safety speed must be 0 to 160 in steps of 20")
-    _need_moving(car)
-    over = car.speed - safety
-    special = ev.get("special", 0)
-    if special:
-        if not car.special:
-            raise RuleError("corner", "no special tyres fitted")
-        if not 0 < over <= 2 * charts.STEP:
-            raise RuleError("corner", "special tyres cover 20 or 40 over")
-    case = charts.corner_case(over, car.tyre, car.superb and not special, special)
-    dice = []
-    pen = charts.NO_PENALTY
-    if case == charts.ROLL:
-        dice = [race.rng.die(), race.rng.die()]
-        pen = charts.dice_penalty(over, car.tyre, dice[0], dice[1])
-        car.rolled = 1
-    elif case == charts.AUTO_SPIN:
-        pen = charts.SPIN
-    elif case == charts.WAIVED:
-        if special:
-            car.special = 0
-            race.pit_pile.append(cards.SPECIAL_TYRES)  # "Return to pack when used"
-        else:
-            car.superb = 0
-    car.penalty(pen[0], pen[1], pen[2])
-    ev["dice"] = dice
-    ev["pen"] = list(pen)
-    ev["case"] = case
-
-
-def _on_block(race, car, ev):
-    v = ev.get("v")
-    if not charts.valid_speed(v) or v == car.speed:
-        raise RuleError("block", "the blocker's speed must differ from yours")
-    _need_moving(car)
-    cost = car.force_speed(v)
-    ev["pen"] = [cost[2], cost[1], cost[0]]
-
-
-def _on_card(race, car, ev):
-    code = ev.get("card")
-    if code == cards.SUPERB and not ev.get("clear", 1):
-        raise RuleError("card", "Superb Driving needs a clear track")
-    spaces = car.play_card(code)
-    if car.status == FINISHED:
-        race.over[race.seat] += spaces  # a move card carries a car that finished this turn further on
-    ev["spaces"] = spaces
-    _return_tactic(race, car, code, ev)
-
-
-def _return_tactic(race, car, code, ev):
-    race.tactic.append(code)  # "returned to the bottom of the Tactic Card pile"
-    if race.rules & charts.REDRAW and race.tactic:
-        drawn = race.tactic.pop(0)
-        car.hand.append(drawn)
-        ev["drawn"] = drawn
-
-
-def _on_lap(race, car, ev):
-    over = ev.get("over", 0)
-    if not isinstance(over, int) or not 0 <= over <= 20:
-        raise RuleError("lap", "spaces past the line: 0 to 20")
-    if not car.speed_set:
-        raise RuleError("lap", "set the speed first")
-    left = car.lap()
-    if left == 0:
-        race.over[race.seat] = over
-        if not race.finish_round:
-            race.finish_round = race.round
-
-
-def _on_pit(race, car, ev):
-    car.check_pit()
-    code = race.pit_pile.pop(0)
-    if car.special:
-        race.pit_pile.append(cards.SPECIAL_TYRES)  # fresh tyres: unused special ones go back
-    car.pit(code)
-    if code != cards.SPECIAL_TYRES:
-        race.pit_pile.append(code)
-    ev["pit"] = code
-    if cards.PIT_CARDS[code][2] and race.tactic:
-        # "The extra card to be taken from the top of the discard pile": the card most recently
-        # returned, which lies at the bottom of the tactic pile (see docs/rules.md).
-        drawn = race.tactic.pop()
-        car.hand.append(drawn)
-        ev["drawn"] = drawn
-
-
-def _on_end(race, car, ev):
-    car.end_turn()
-    seat = race.seat + 1
-    if seat == len(race.cars):
-        seat = 0
-        if race._round_over():
-            return
-    race._begin(seat)
-
-
-_HANDLERS = {
-    "speed": _on_speed,
-    "hold": _on_hold,
-    "corner": _on_corner,
-    "block": _on_block,
-    "card": _on_card,
-    "lap": _on_lap,
-    "pit": _on_pit,
-    "end": _on_end,
-}

@@ -1,0 +1,61 @@
+# Playing tactic cards from the hand.
+
+from shared_rules.errors import RuleError
+from shared_rules.f1 import cards
+from shared_rules.f1.status import RACING, FINISHED
+
+MAX_HAND = 40
+
+
+class CarCards:
+    """Tactic card rules of Car (a mixin: Car holds the state)."""
+
+    def _check_card_in_hand(self, code):
+        if not cards.is_tactic(code):
+            raise RuleError("card", "unknown card")
+        if code not in self.hand:
+            raise RuleError("card", "card not in hand")
+        if self.card_used:
+            raise RuleError("card", "one tactic card per turn")
+        if self.rolled:
+            raise RuleError("card", "no card after a penalty roll")
+
+    def check_card(self, code):
+        """Raises RuleError if the card cannot be played now (Good Carburettor goes with set_speed)."""
+        self._check_my_turn()
+        self._check_card_in_hand(code)
+        timing = cards.TACTIC_TIMING[code]
+        if timing == cards.AT_START:
+            if self.speed_set:
+                raise RuleError("card", "only at the start of a turn")
+            return
+        if not self.speed_set:
+            raise RuleError("card", "set your speed first")
+        if timing == cards.AT_END and self.status != RACING and self.status != FINISHED:
+            raise RuleError("card", "not when spun off or in the pit")
+        if timing == cards.DURING and self.status != RACING:
+            raise RuleError("card", "not when spun off or in the pit")
+
+    def play_card(self, code):
+        """Play a move card (extra spaces, returned) or Superb Driving (armed for the next corner)."""
+        if code == cards.CARBURETTOR:
+            raise RuleError("card", "Good Carburettor is played with the speed")
+        self.check_card(code)
+        self._use_card(code)
+        if code == cards.SUPERB:
+            self.superb = 1
+            return 0
+        return cards.EXTRA_SPACES[code]
+
+    def _use_card(self, code):
+        self.hand.remove(code)
+        self.card_used = 1
+
+    def take_card(self, code):
+        if not cards.is_tactic(code):
+            raise RuleError("card", "unknown card")
+        if len(self.hand) >= MAX_HAND:
+            raise RuleError("card", "hand is full")
+        self.hand.append(code)
+
+

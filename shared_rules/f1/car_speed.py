@@ -1,0 +1,109 @@
+# Setting the speedometer: at the start of a turn, while waiting blocked, and when blocked on the track.
+
+from shared_rules.errors import RuleError
+from shared_rules.f1 import cards
+from shared_rules.f1.charts import CARB_SPEED, HOLD_SPEED, MAX_INCREASE, MAX_SPEED, STEP, braking_cost, valid_speed
+from shared_rules.f1.status import RACING, SPUN, PIT
+
+
+class CarSpeed:
+    """Speed rules of Car (a mixin: Car holds the state)."""
+
+    def _check_can_set_speed(self):
+        self._check_my_turn()
+        if self.speed_set:
+            raise RuleError("speed", "speed already set this turn")
+
+    def highest_speed(self, carb=0):
+        """The highest speed this car may set now: +60, or the spin restart limit, or a pit start."""
+        if carb:
+            return CARB_SPEED if CARB_SPEED > self.speed else self.speed
+        if self.fixed:
+            return self.fixed
+        top = self.speed + MAX_INCREASE
+        if self.cap and top > self.cap:
+            top = self.cap
+        return MAX_SPEED if top > MAX_SPEED else top
+
+    def speed_choices(self, carb=0):
+        """Every speed the player may dial now, ascending. Reductions that would spin are included:
+        the dashboard previews the spin and the player decides."""
+        if carb:
+            return list(range(self.speed + STEP, self.highest_speed(carb) + 1, STEP))
+        if self.fixed:
+            return [self.fixed]
+        return list(range(0, self.highest_speed() + 1, STEP))
+
+    def braking_cost(self, new_speed):
+        """Preview of a speed change: (brake points, tyre points, spins)."""
+        return braking_cost(self.speed - new_speed, self.tyre, self.brake, self.rules)
+
+    def _check_speed(self, v, carb):
+        if not valid_speed(v):
+            raise RuleError("speed", "speed must be 0 to 160 in steps of 20")
+        if self.fixed and not carb and v != self.fixed:
+            raise RuleError("speed", "pit card: starting speed is %d" % self.fixed)
+        if carb and v <= self.speed:
+            raise RuleError("card", "Good Carburettor is for accelerating")
+        if v > self.highest_speed(carb):
+            if self.cap and not carb and v <= self.speed + MAX_INCREASE:
+                raise RuleError("speed", "after a spin: at most %d" % self.cap)
+            raise RuleError("speed", "at most +60 per turn" if not carb else "Good Carburettor: at most 120")
+
+    def set_speed(self, v, card=None):
+        """The player's speed for this turn. With card="GC", Good Carburettor lifts the limit to 120.
+        Returns the braking cost paid: (brake, tyre, spins)."""
+        self._check_can_set_speed()
+        carb = 0
+        if card is not None:
+            if card != cards.CARBURETTOR:
+                raise RuleError("card", "only Good Carburettor is played with the speed")
+            self._check_card_in_hand(card)
+            carb = 1
+        self._check_speed(v, carb)
+        cost = self.braking_cost(v)
+        if carb:
+            self._use_card(card)
+        self.start_speed = self.speed
+        self.speed_set = 1
+        self.fixed = 0
+        self.cap = 0
+        if cost[2]:
+            self.spin()
+        else:
+            self.speed = v
+            self._wear(cost[1], cost[0])
+            if v and (self.status == SPUN or self.status == PIT):
+                self.status = RACING  # moving off the spin-off point or out of the pit
+        return cost
+
+    def hold(self, v):
+        """Blocked in the pit or on a spin-off point: dial up to 60 without moving."""
+        self._check_can_set_speed()
+        if self.status != SPUN and self.status != PIT:
+            raise RuleError("status", "only a car in the pit or spun off can wait")
+        if not valid_speed(v) or v < self.speed or v > HOLD_SPEED:
+            raise RuleError("speed", "waiting: speed up to 60")
+        self.start_speed = self.speed
+        self.speed = v
+        self.speed_set = 1
+        self.fixed = 0
+        self.cap = 0
+
+    def force_speed(self, v):
+        """Blocking: the speedometer brought to the blocker's speed. Returns the braking cost."""
+        self._check_my_turn()
+        if not valid_speed(v):
+            raise RuleError("speed", "speed must be 0 to 160 in steps of 20")
+        if not self.speed_set or self.status != RACING:
+            raise RuleError("status", "only a moving car is blocked")
+        if v > self.speed and v - self.start_speed > MAX_INCREASE:
+            raise RuleError("speed", "at most +60 per turn")
+        cost = self.braking_cost(v)
+        if cost[2]:
+            self.spin()  # "placed on the outside of the track opposite the point at which it is standing"
+        else:
+            self.speed = v
+            self._wear(cost[1], cost[0])
+        return cost
+

@@ -35,3 +35,11 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) typings
+
+# The dashboard enclosure for 3D printing, rendered by Debian's openscad (see hardware/README.md).
+STL := hardware/build/enclosure.stl
+.PHONY: stl
+stl: $(STL)
+$(STL): hardware/enclosure.scad
+	mkdir -p $(@D)
+	openscad --hardwarnings -o $(basename $@).tmp.stl $< && mv $(basename $@).tmp.stl $@

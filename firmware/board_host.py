@@ -119,6 +119,12 @@ class Board:
                 pass
         self._client = None
 
+    async def wait_viewer(self, ms):
+        """Give a viewer up to `ms` to connect (the self-test's light show is for someone to see)."""
+        while self._path and self._client is None and ms > 0:
+            await asyncio.sleep_ms(10)
+            ms -= 10
+
     async def serve(self, app):
         """Accept viewer clients and feed their button lines to the app; returns at once without $F1DASH_UI."""
         if not self._path:

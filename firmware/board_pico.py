@@ -71,3 +71,6 @@ class Board:
 
     async def serve(self, app):
         return
+
+    async def wait_viewer(self, ms):
+        return

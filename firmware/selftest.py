@@ -18,6 +18,7 @@ class SelfTest:
         self.last = ""
         self.done = asyncio.Event()
         self.touched = 0
+        self.lit = 1
         self.buttons = Buttons(len(b.BUTTONS), self._on_button, debounce_ms=board.debounce_ms,
                                long_mask=1 << b.BACK)
         self.buttons.state = board.buttons()  # the BACK still held from power-on is not a press
@@ -43,7 +44,10 @@ class SelfTest:
 
     def resend(self):
         self.display.invalidate()
-        self.refresh()
+        if self.lit:
+            self.display.flush()  # the light show is on screen: show it again as it is
+        else:
+            self.refresh()
 
     def refresh(self):
         self.touched = 0
@@ -57,15 +61,19 @@ class SelfTest:
             line(fb, 6, "ALL BUTTONS OK")
         line(fb, 7, "HOLD BACK: EXIT")
         self.display.flush()
+        if self.board.viewer:
+            self.board.emit(b'S {"mode": "selftest", "seen": %d}\n' % self.seen)
 
     async def run(self):
         board = self.board
+        await board.wait_viewer(3000)  # a virtual dashboard's viewer must see the show too
         self.display.fb.fill(1)  # every pixel: a dead column or row shows at once
         self.display.flush()
         board.led(1)
         await self._beep(2000, 200)
         await asyncio.sleep_ms(600)
         board.led(0)
+        self.lit = 0
         self.refresh()
         while not self.done.is_set():
             self.scan_buttons()

@@ -36,6 +36,8 @@ class Ui:
         self.choices = []  # SPEED: the legal speeds; HAND: the cards; CORNER: safety speeds
         self.carb = 0  # SPEED entered by playing Good Carburettor
         self.after_message = MAIN
+        self.hand_from = MAIN
+        self.back_from = MAIN
         self.title = ""
         self.text = ""
         self.error = ""
@@ -68,7 +70,7 @@ class Ui:
             self.error = ""
             changed = 1
         if (self.mode == MESSAGE or self.mode == HAND) and time.ticks_diff(now, self.mode_until) >= 0:
-            self._go(self.after_message if self.mode == MESSAGE else MAIN)
+            self._go(self.after_message if self.mode == MESSAGE else self.hand_from)
             changed = 1
         return changed
 
@@ -100,7 +102,7 @@ class Ui:
         """One button event; returns 1 if anything on screen may have changed."""
         if event == LONG:
             if key == BACK:
-                if self.mode == MAIN:
+                if self.back_from == MAIN and self.mode == MAIN:
                     self.choices = list(range(1, f1car.MAX_LAPS + 1))
                     self._go(SETUP, self.car.laps - 1)
                 else:
@@ -111,12 +113,16 @@ class Ui:
             return 0
         if event == REPEAT and key != UP and key != DOWN:
             return 0
+        if key == BACK:
+            self.back_from = self.mode  # a long BACK opens the race setup only if it began on the main screen
         self.error = ""
         if self.mode == MESSAGE:
             if event == PRESS:
                 self._go(self.after_message)
             return 1
-        if self.mode == MAIN:
+        if key == CARD and (self.mode == MAIN or self.mode == MENU or self.mode == SPEED):
+            self.open_hand(now)
+        elif self.mode == MAIN:
             self._main(key, now)
         elif self.mode == SPEED:
             self._speed(key, now)
@@ -139,14 +145,7 @@ class Ui:
 
     def _main(self, key, now):
         c = self.car
-        if key == CARD:
-            if not c.hand:
-                self.fail("NO CARDS", now)
-                return
-            self.choices = list(c.hand)
-            self.mode_until = time.ticks_add(now, HAND_HIDE_MS)
-            self._go(HAND)
-        elif key == OK:
+        if key == OK:
             if c.my_turn and not c.speed_set:
                 self.open_speed(0)
             elif c.my_turn:
@@ -158,6 +157,15 @@ class Ui:
                 self.fail("NOT YOUR TURN", now)
             else:
                 self._start_turn(now)
+
+    def open_hand(self, now):
+        if not self.car.hand:
+            self.fail("NO CARDS", now)
+            return
+        self.hand_from = self.mode if self.mode != SPEED else MAIN
+        self.choices = list(self.car.hand)
+        self.mode_until = time.ticks_add(now, HAND_HIDE_MS)
+        self._go(HAND)
 
     def _start_turn(self, now):
         c = self.car
@@ -210,7 +218,7 @@ class Ui:
 
     def _hand(self, key, now):
         if key == BACK or key == CARD:
-            self._go(MAIN)
+            self._go(self.hand_from)
         elif key == UP or key == DOWN:
             # UP goes up the list (towards the first card), as on any menu
             self._move(DOWN if key == UP else UP)

@@ -4,7 +4,7 @@
 
 from shared_rules.errors import RuleError
 from shared_rules.f1 import cards
-from shared_rules.f1.car import RACING, SPUN, PIT
+from shared_rules.f1.status import RACING, SPUN, PIT
 from shared_rules.f1.charts import STEP
 
 LAP_SPACES = 64

@@ -7,20 +7,16 @@ from shared_rules.f1 import cards
 from shared_rules.f1.charts import (
     BRAKE_MAX,
     MAX_SPEED,
-    RESTART_80,
-    SPIN_RESTART,
     STEP,
     TYRE_MAX,
-    WORN_OUT,
     ALL_VARIANTS,
 )
 
-from shared_rules.f1.status import RACING, SPUN, PIT, FINISHED, OUT, STATUSES
+from shared_rules.f1.status import RACING, SPUN, PIT, FINISHED, OUT, STATUSES  # noqa: F401  (re-exported)
 from shared_rules.f1.car_speed import CarSpeed
-from shared_rules.f1.car_cards import CarCards
+from shared_rules.f1.car_state import MAX_LAPS
 from shared_rules.f1.commands import apply_command  # noqa: F401  (re-exported: f1.car.apply_command)
 
-MAX_LAPS = 10
 MAX_HAND = 40
 
 # Snapshot keys holding plain integers, with their allowed ranges (inclusive).
@@ -45,34 +41,9 @@ _INT_FIELDS = (
 )
 
 
-class Car(CarSpeed, CarCards):
-    """One car. Speed rules live in CarSpeed, tactic cards in CarCards (small modules: a Pico compiles them)."""
-
-    def __init__(self, laps=3, rules=0):
-        if not isinstance(laps, int) or not 1 <= laps <= MAX_LAPS:
-            raise RuleError("laps", "laps must be 1 to %d" % MAX_LAPS)
-        if not isinstance(rules, int) or rules & ~ALL_VARIANTS:
-            raise RuleError("rules", "unknown rules variant")
-        self.laps = laps
-        self.laps_left = laps
-        self.rules = rules
-        self.speed = 0
-        self.tyre = 0
-        self.brake = 0
-        self.status = RACING
-        self.miss = 0  # moves still to miss (pit cards)
-        self.cap = 0  # highest speed allowed at the next setting after a spin (0: no such limit)
-        self.fixed = 0  # starting speed imposed by a pit card for the first move out (0: none)
-        self.special = 0  # Special Tyres held: one bend at up to 40 over without penalty
-        self.hand = []
-        # This turn's progress.
-        self.my_turn = 0
-        self.speed_set = 0
-        self.rolled = 0  # dice thrown for a penalty: no tactic card after that
-        self.card_used = 0
-        self.superb = 0  # Superb Driving played, waiting for its corner
-        self.lap_done = 0  # the line was crossed this turn (a pit stop then does not count it again)
-        self.start_speed = 0  # the speedometer when this turn began (the block's +60 is measured from it)
+class Car(CarSpeed):
+    """One car. Its state and wear are in CarState, tactic cards in CarCards, speed rules in CarSpeed:
+    small modules, because a Pico compiles each one in its own little heap."""
 
     # ---- snapshot -------------------------------------------------------------------------------
 
@@ -121,29 +92,6 @@ class Car(CarSpeed, CarCards):
         self.hand = list(other.hand)
 
     # ---- speed at the start of a turn -----------------------------------------------------------
-
-    def _check_my_turn(self):
-        # A car that finishes or drops out during its turn still ends that turn itself.
-        if not self.my_turn:
-            raise RuleError("turn", "not your turn")
-
-    # ---- what the table does to the car ----------------------------------------------------------
-
-    def _wear(self, tyre, brake):
-        # A corner penalty that would pass a gauge's maximum stops at it (see docs/rules.md).
-        self.tyre = min(TYRE_MAX, self.tyre + tyre)
-        self.brake = min(BRAKE_MAX, self.brake + brake)
-        if self.rules & WORN_OUT and self.tyre == TYRE_MAX and self.brake == BRAKE_MAX:
-            self.status = OUT
-            self.speed = 0
-
-    def spin(self):
-        """Spun off: speed to zero, gauges unchanged, next turn at most 60."""
-        # Variant: the car "re-enters the track ... at a speed of 20", so it may then reach 80.
-        self.speed = STEP if self.rules & RESTART_80 else 0
-        self.status = SPUN
-        self.superb = 0
-        self.cap = 80 if self.rules & RESTART_80 else SPIN_RESTART
 
     def penalty(self, spins, tyre, brake):
         """A corner or blocking outcome resolved by the table."""

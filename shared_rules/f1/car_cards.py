@@ -3,12 +3,13 @@
 from shared_rules.errors import RuleError
 from shared_rules.f1 import cards
 from shared_rules.f1.status import RACING, FINISHED
+from shared_rules.f1.car_state import CarState
 
 MAX_HAND = 40
 
 
-class CarCards:
-    """Tactic card rules of Car (a mixin: Car holds the state)."""
+class CarCards(CarState):
+    """Playing and receiving tactic cards."""
 
     def _check_card_in_hand(self, code):
         if not cards.is_tactic(code):

@@ -4,10 +4,11 @@ from shared_rules.errors import RuleError
 from shared_rules.f1 import cards
 from shared_rules.f1.charts import CARB_SPEED, HOLD_SPEED, MAX_INCREASE, MAX_SPEED, STEP, braking_cost, valid_speed
 from shared_rules.f1.status import RACING, SPUN, PIT
+from shared_rules.f1.car_cards import CarCards
 
 
-class CarSpeed:
-    """Speed rules of Car (a mixin: Car holds the state)."""
+class CarSpeed(CarCards):
+    """Setting the speedometer."""
 
     def _check_can_set_speed(self):
         self._check_my_turn()

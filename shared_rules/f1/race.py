@@ -8,29 +8,14 @@ from shared_rules.f1 import cards
 from shared_rules.f1.car import Car
 from shared_rules.f1.status import FINISHED, OUT
 from shared_rules.f1.race_events import HANDLERS
+from shared_rules.f1.seating import roll_for_seats  # noqa: F401  (re-exported)
+from shared_rules.f1.standings import ranking
 
 COLOURS = ("yellow", "orange", "green", "red", "black", "blue")  # seat 1 is always yellow
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 MIN_LAPS = 3
 MAX_LAPS = 10
-
-
-def roll_for_seats(rng, count):
-    """Each player throws both dice; the highest takes the yellow car, ties throw again.
-    Returns (index of the winner in table order, the throws as a list of lists)."""
-    throws = []
-    contenders = list(range(count))
-    while True:
-        best = -1
-        rolls = [0] * count
-        for i in contenders:
-            rolls[i] = rng.die() + rng.die()
-            best = max(best, rolls[i])
-        throws.append(rolls)
-        contenders = [i for i in contenders if rolls[i] == best]
-        if len(contenders) == 1:
-            return contenders[0], throws
 
 
 class Race:
@@ -81,27 +66,9 @@ class Race:
     @classmethod
     def from_events(cls, events):
         """Rebuild a table from its log. Raises RuleError if the log is not a game these rules allow."""
-        if not events or not isinstance(events[0], dict) or events[0].get("t") != "setup":
-            raise RuleError("log", "a log starts with its setup")
-        s = events[0]
-        race = cls(s.get("seed"), s.get("names"), s.get("laps"), s.get("rules", 0), s.get("per_kind", 7))
-        for ev in events[1:]:
-            race.replay(ev)
-        return race
+        from shared_rules.f1.replay import rebuild  # only the tablet replays: keep it off the import path
 
-    def replay(self, recorded):
-        """Apply a logged event and check that the dice and cards came out as recorded."""
-        if not isinstance(recorded, dict):
-            raise RuleError("log", "bad event")
-        ev = {}
-        for k in ("t", "seat", "v", "card", "safety", "special", "over", "clear"):
-            if k in recorded:
-                ev[k] = recorded[k]
-        self.do(ev)
-        for k in ("dice", "pen", "drawn", "pit"):
-            if k in recorded and recorded[k] != ev.get(k):
-                raise RuleError("log", "log does not match its seed at %s" % k)
-        return ev
+        return rebuild(cls, events)
 
     # ---- the one entry point --------------------------------------------------------------------
 
@@ -112,9 +79,9 @@ class Race:
         if self.game_over:
             raise RuleError("over", "the race is over")
         t = ev.get("t")
-        handler = HANDLERS.get(t)
-        if handler is None:
+        if t not in HANDLERS:
             raise RuleError("event", "unknown event")
+        handler = HANDLERS[t]
         seat = ev.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or seat != self.seat:
             raise RuleError("turn", "not this car's turn")
@@ -177,25 +144,8 @@ class Race:
     # ---- results --------------------------------------------------------------------------------
 
     def results(self):
-        """Seats from first to last, as (place, seat). Finished cars by spaces past the line, then
-        by speed; the others by laps left. Equal cars share a place (a dead heat)."""
-        keys = []
-        for seat, car in enumerate(self.cars):
-            if car.status == FINISHED:
-                key = (0, -self.over[seat], -car.speed)
-            elif car.status == OUT:
-                key = (2, car.laps_left, 0)
-            else:
-                key = (1, car.laps_left, 0)
-            keys.append((key, seat))
-        keys.sort()
-        out = []
-        place = 0
-        for i, (key, seat) in enumerate(keys):
-            if i == 0 or key != keys[i - 1][0]:
-                place = i + 1
-            out.append((place, seat))
-        return out
+        """Seats from first to last, as (place, seat); see standings.ranking."""
+        return ranking(self.cars, self.over)
 
     def winners(self):
         return [seat for place, seat in self.results() if place == 1 and self.cars[seat].status == FINISHED]

@@ -1,0 +1,60 @@
+# The gauges and turn flags of one car, and the two things that happen to them everywhere: wear and spins.
+
+from shared_rules.errors import RuleError
+from shared_rules.f1.charts import ALL_VARIANTS, BRAKE_MAX, RESTART_80, SPIN_RESTART, STEP, TYRE_MAX, WORN_OUT
+from shared_rules.f1.status import RACING, SPUN, OUT
+
+MAX_LAPS = 10
+
+
+class CarState:
+    def __init__(self, laps=3, rules=0):
+        if not isinstance(laps, int) or not 1 <= laps <= MAX_LAPS:
+            raise RuleError("laps", "laps must be 1 to %d" % MAX_LAPS)
+        if not isinstance(rules, int) or rules & ~ALL_VARIANTS:
+            raise RuleError("rules", "unknown rules variant")
+        self.laps = laps
+        self.laps_left = laps
+        self.rules = rules
+        self.speed = 0
+        self.tyre = 0
+        self.brake = 0
+        self.status = RACING
+        self.miss = 0  # moves still to miss (pit cards)
+        self.cap = 0  # highest speed allowed at the next setting after a spin (0: no such limit)
+        self.fixed = 0  # starting speed imposed by a pit card for the first move out (0: none)
+        self.special = 0  # Special Tyres held: one bend at up to 40 over without penalty
+        self.hand = []
+        # This turn's progress.
+        self.my_turn = 0
+        self.speed_set = 0
+        self.rolled = 0  # dice thrown for a penalty: no tactic card after that
+        self.card_used = 0
+        self.superb = 0  # Superb Driving played, waiting for its corner
+        self.lap_done = 0  # the line was crossed this turn (a pit stop then does not count it again)
+        self.start_speed = 0  # the speedometer when this turn began (the block's +60 is measured from it)
+
+    def _check_my_turn(self):
+        # A car that finishes or drops out during its turn still ends that turn itself.
+        if not self.my_turn:
+            raise RuleError("turn", "not your turn")
+
+    # ---- what the table does to the car ----------------------------------------------------------
+
+
+    def _wear(self, tyre, brake):
+        # A corner penalty that would pass a gauge's maximum stops at it (see docs/rules.md).
+        self.tyre = min(TYRE_MAX, self.tyre + tyre)
+        self.brake = min(BRAKE_MAX, self.brake + brake)
+        if self.rules & WORN_OUT and self.tyre == TYRE_MAX and self.brake == BRAKE_MAX:
+            self.status = OUT
+            self.speed = 0
+
+    def spin(self):
+        """Spun off: speed to zero, gauges unchanged, next turn at most 60."""
+        # Variant: the car "re-enters the track ... at a speed of 20", so it may then reach 80.
+        self.speed = STEP if self.rules & RESTART_80 else 0
+        self.status = SPUN
+        self.superb = 0
+        self.cap = 80 if self.rules & RESTART_80 else SPIN_RESTART
+

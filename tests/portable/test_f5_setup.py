@@ -99,3 +99,14 @@ def test_bad_setups_are_refused():
     for players in ([], [5], [-1], [1, 1], "01", None, [True]):
         assert raises(RuleError, Game, 1, players).code == "bad_setup"
     assert raises(RuleError, Game, "x", [1]).code == "bad_setup"
+
+
+def test_a_hand_grouped_by_colour_for_the_dashboard():
+    # "each player receives a hand of 12 cards, hidden from the other players": shown on the player's dashboard
+    g = Game(12, ALL)
+    leader = g.order[0]
+    counts = g.hand_counts(leader)
+    assert len(counts) == 6 and sum(counts) == 12 and counts[5] == 2
+    for c in range(5):
+        assert counts[c] == len([x for x in g.hand(leader) if not is_pit_card(x) and colour(x) == c])
+    assert g.hand(leader)[-2:] == [c for c in g.hand(leader) if is_pit_card(c)]  # sorted: pit stop cards last

@@ -19,7 +19,6 @@ from firmware.solo import Solo
 from firmware.ui import Ui
 
 DEFAULT_LAPS = 3
-SAVE_GAP_MS = 1500  # at most one save this often, except at a turn's end and before a command's ack
 TICK_MS = 100  # time-outs, the tablet indicator, the turn LED
 LINK_POLL_MS = 5
 
@@ -40,8 +39,6 @@ class App:
         self.ui = Ui(self, self.car, self.solo)
         self.saves = 0
         self.dirty = 0
-        self.urgent = 0
-        self.last_save = time.ticks_add(time.ticks_ms(), -SAVE_GAP_MS)
         self.save_wanted = asyncio.Event()
         self.touched = 0
         self.was_linked = -1
@@ -85,27 +82,22 @@ class App:
         store.save(self.board.state_path, data)
         self.saves += 1
         self.dirty = 0
-        self.urgent = 0
-        self.last_save = time.ticks_ms()
         self.board.emit(b"W %d\n" % self.saves)
 
     async def saver(self):
+        # The car changes only on a confirmed action (OK on a speed, a card, a corner, a lap, a turn's end,
+        # a tablet command): a handful per turn, never per UP/DOWN step. Each is saved as soon as the
+        # handler is done, so a power cut loses at most the press being handled.
         while True:
             await self.save_wanted.wait()
             self.save_wanted.clear()
-            if not self.urgent:
-                wait = SAVE_GAP_MS - time.ticks_diff(time.ticks_ms(), self.last_save)
-                if wait > 0:
-                    await asyncio.sleep_ms(wait)  # spare the flash: gather changes
             if self.dirty:
                 self.save()
 
     # ---- what the UI calls ----------------------------------------------------------------------------
     def changed(self, turn_end):
-        """The car changed on the dashboard: save soon (at once at a turn's end), tell the tablet now."""
+        """The car changed on the dashboard (a confirmed action): tell the tablet now, save right after."""
         self.dirty = 1
-        if turn_end:
-            self.urgent = 1
         self.save_wanted.set()
         self.link.state_changed()
 

@@ -114,6 +114,7 @@ class VirtualDashboard:
         self.led = 0
         self.tones = []
         self.lines = 0
+        self.dead = False
 
     # ---- process ------------------------------------------------------------------------------------
     def start(self, held=None, timeout=10):
@@ -147,10 +148,18 @@ class VirtualDashboard:
                 time.sleep(0.01)
         self.sock = s
         self.sent = 0
-        threading.Thread(target=self._reader, args=(s,), daemon=True).start()
+        self.dead = False
+        self.reader = threading.Thread(target=self._reader, args=(s,), daemon=True)
+        self.reader.start()
         self.wait(lambda: self.frames > 0 and self.state is not None, timeout)
 
     def _reader(self, s):
+        try:
+            self._read_lines(s)
+        except OSError:
+            pass  # the dashboard went away (a power cut in a test)
+
+    def _read_lines(self, s):
         f = s.makefile("rb")
         for raw in f:
             parts = raw.split(b" ", 2)
@@ -176,8 +185,10 @@ class VirtualDashboard:
 
     def wait(self, pred, timeout=10):
         with self.cond:
-            if not self.cond.wait_for(pred, timeout):
+            if not self.cond.wait_for(lambda: self.dead or pred(), timeout):
                 raise TimeoutError("dashboard %s: condition not met; screen:\n%s" % (self.dev, self.screen()))
+            if self.dead and not pred():
+                raise ConnectionError("dashboard %s is off" % self.dev)
 
     def send(self, line, timeout=10):
         """Send one channel line and wait until the firmware has handled it, screen included."""
@@ -202,17 +213,21 @@ class VirtualDashboard:
         self.release(name)
 
     def kill(self):
-        """A power cut: SIGKILL, no goodbye."""
+        """A power cut: SIGKILL, no goodbye. Everything it sent before is still read."""
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc.stderr.close()
         if self.sock is not None:
+            self.reader.join(5)
             try:
                 self.sock.close()
             except OSError:
                 pass
             self.sock = None
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait()
-            self.proc.stderr.close()
+        with self.cond:
+            self.dead = True
+            self.cond.notify_all()
 
     stop = kill
 

@@ -40,21 +40,21 @@ def test_random_power_cuts_keep_the_state(tmp_path):
     d.start()
     rec = Recorder(d)
     rec.note()
-    for cut in range(14):
+
+    def drive(stop):
+        try:
+            while not stop.is_set():
+                for key in TURN:
+                    if stop.is_set():
+                        return
+                    d.tap(key)
+                    rec.note()
+        except (OSError, TimeoutError, AttributeError, ConnectionError):
+            return  # the power went while we pressed
+
+    for _cut in range(14):
         stop = threading.Event()
-
-        def drive():
-            try:
-                while not stop.is_set():
-                    for key in TURN:
-                        if stop.is_set():
-                            return
-                        d.tap(key)
-                        rec.note()
-            except (OSError, TimeoutError, AttributeError, ConnectionError):
-                return  # the power went while we pressed
-
-        t = threading.Thread(target=drive, daemon=True)
+        t = threading.Thread(target=drive, args=(stop,), daemon=True)
         t.start()
         time.sleep(rnd.uniform(0.02, 0.4))
         stop.set()

@@ -47,12 +47,14 @@ class DashboardLink:
     link.post_event(name, args)           an event for the tablet, resent until acknowledged
     link.done_ids()                       what to save with the state at any other save
     link.tablet_present()                 1 if the tablet spoke in the last 3 s
+    link.eof                              unix port only: stdin closed, stop the loop
     """
 
     def __init__(self, get_snapshot, apply_command, on_applied=None, done=(), dev=None,
                  stdin=None, stdout=None):
         self.stdin = stdin or sys.stdin.buffer
         self.stdout = stdout or sys.stdout.buffer
+        self.eof = False
         self.poller = select.poll()
         self.poller.register(stdin or sys.stdin, select.POLLIN)
         self.proto = DashboardProtocol(dev or device_id(), FIRMWARE, get_snapshot, apply_command, self._write,
@@ -71,8 +73,12 @@ class DashboardLink:
         wait = timeout_ms
         while n < MAX_BYTES_PER_POLL and self.poller.poll(wait):
             wait = 0
-            b = self.stdin.read(1)
+            try:
+                b = self.stdin.read(1)
+            except OSError:  # unix port: the other end of the pty went away
+                b = None
             if not b:
+                self.eof = True  # never on a Pico; on the unix port the caller stops
                 break
             n += 1
             self.proto.feed(b, _now())

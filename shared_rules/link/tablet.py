@@ -130,7 +130,7 @@ class Session:
                 self.pump(now_ms)
         elif t == "st":
             if self._take_state(d, msg):
-                notes.append(("state", d.dev, d.snapshot))
+                notes.append(("state", d.dev, d.snapshot, d.rev))
         elif t == "hb":
             if msg.get("r") != d.rev:
                 self._send({"t": "get"}, now_ms)  # a state frame went missing: ask for the state

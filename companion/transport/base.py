@@ -1,0 +1,214 @@
+"""The transport engine, whatever the backend: port scanning, one reader thread per port, a queue for the app.
+
+A backend is a PortSource: scan() lists the ports that may hold a dashboard, open(key) returns a
+pyserial-like object (read(n) with a short timeout, write, in_waiting, close). Everything the protocol does
+lives in shared_rules.link.tablet; this module only adds threads, time and the queue.
+"""
+
+import itertools
+import os
+import queue
+import threading
+import time
+
+from shared_rules.link import tablet
+
+CONNECTED = tablet.CONNECTED
+SILENT = tablet.SILENT
+LOST = tablet.LOST
+
+SCAN_S = 0.25  # ports are listed this often: appearing and disappearing are noticed well within a second
+READ_TIMEOUT_S = 0.02
+
+
+class PortSource:
+    def scan(self):
+        """{key: description} of the ports that may hold a dashboard now."""
+        raise NotImplementedError
+
+    def open(self, key):
+        """An open pyserial-like port (DTR asserted: the Pico sends nothing without it)."""
+        raise NotImplementedError
+
+
+def _now_ms():
+    return int(time.monotonic() * 1000)
+
+
+class Transport:
+    """All dashboards of one tablet.
+
+    events: queue.Queue of notes, read on the UI thread (Kivy is not thread-safe):
+      ("port", key, "open" | "gone")      a candidate port appeared (opened) or disappeared
+      ("hello", dev, {"fw", "p", "s"})    a dashboard (re)connected; "s" is its full snapshot
+      ("status", dev, status)             CONNECTED, SILENT (no frame for 2.5 s) or LOST (no port)
+      ("done", dev, cmd_id, snapshot)     a command was applied (once), snapshot is the state after it
+      ("refused", dev, cmd_id, code, message)   a command was refused; the dashboard changed nothing
+      ("state", dev, snapshot, rev)       the player changed something on the dashboard (rev counts changes)
+      ("event", dev, event_id, name, args)      an event from the dashboard (delivered once)
+    """
+
+    def __init__(self, source, timing=None):
+        self.source = source
+        self.timing = timing or {}
+        self.events = queue.Queue()
+        self.devices = {}
+        self.lock = threading.RLock()
+        self.workers = {}  # port key -> _PortWorker
+        self.statuses = {}
+        self.running = False
+        self.thread = None
+        self.ids = itertools.count(1)
+        self.prefix = os.urandom(3).hex()  # command ids stay unique across tablet restarts
+
+    # -- the app's side ----------------------------------------------------------------------------------
+    def start(self):
+        self.running = True
+        self.thread = threading.Thread(target=self._scan_loop, name="link-scan", daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.running = False
+        if self.thread is not None:
+            self.thread.join(2)
+        for w in list(self.workers.values()):
+            w.stop()
+        self.workers = {}
+
+    def send(self, dev, name, args, cmd_id=None):
+        """Queue a command for dashboard dev; it is resent until answered, across reconnects. Returns its id.
+
+        Give cmd_id when resending a command saved before a tablet restart: the dashboard then drops it if it
+        had already applied it."""
+        with self.lock:
+            if cmd_id is None:
+                cmd_id = "%s.%d" % (self.prefix, next(self.ids))
+            d = self.devices.get(dev)
+            if d is None:
+                d = self.devices[dev] = tablet.Device(dev)
+            d.submit(cmd_id, name, args)
+            if d.session is not None:
+                d.session.pump(_now_ms())
+        return cmd_id
+
+    def pending(self, dev=None):
+        """Commands not yet answered, [[dev, id, name, args], ...]: save them to resend after a restart."""
+        with self.lock:
+            return [[d.dev, p[0], p[1], p[2]] for d in self.devices.values() for p in d.pending
+                    if dev is None or d.dev == dev]
+
+    def status(self, dev):
+        with self.lock:
+            return self._status(dev, _now_ms())
+
+    def snapshot(self, dev):
+        with self.lock:
+            d = self.devices.get(dev)
+            return d.snapshot if d is not None else None
+
+    def dashboards(self):
+        with self.lock:
+            return sorted(d for d in self.devices if self.devices[d].firmware is not None)
+
+    # -- threads -----------------------------------------------------------------------------------------
+    def _status(self, dev, now):
+        d = self.devices.get(dev)
+        if d is None or d.session is None:
+            return LOST
+        return d.session.status(now)
+
+    def _post(self, notes):
+        for n in notes:
+            self.events.put(n)
+
+    def _scan_loop(self):
+        while self.running:
+            try:
+                ports = self.source.scan()
+            except Exception:  # a flaky enumeration must not end discovery
+                ports = None
+            if ports is not None:
+                for key in ports:
+                    w = self.workers.get(key)
+                    if w is None or not w.alive():
+                        self._open(key)
+                for key in list(self.workers):
+                    if key not in ports:
+                        self.workers.pop(key).stop()
+                        self.events.put(("port", key, "gone"))
+            self._update_statuses()
+            time.sleep(self.timing.get("scan_s", SCAN_S))
+
+    def _open(self, key):
+        try:
+            port = self.source.open(key)
+        except Exception:  # busy or vanished already: try again at the next scan
+            return
+        w = _PortWorker(self, key, port)
+        self.workers[key] = w
+        self.events.put(("port", key, "open"))
+        w.start()
+
+    def _update_statuses(self):
+        now = _now_ms()
+        with self.lock:
+            for dev in self.devices:
+                if self.devices[dev].firmware is None:
+                    continue  # commands queued for a dashboard never seen: nothing to show yet
+                st = self._status(dev, now)
+                if self.statuses.get(dev) != st:
+                    self.statuses[dev] = st
+                    self.events.put(("status", dev, st))
+
+
+class _PortWorker:
+    """Reads one port on its own thread and runs its protocol session."""
+
+    def __init__(self, transport, key, port):
+        self.t = transport
+        self.key = key
+        self.port = port
+        self.running = True
+        with transport.lock:
+            self.session = tablet.Session(self._write, transport.devices, _now_ms(), transport.timing)
+        self.thread = threading.Thread(target=self._loop, name="link-" + str(key), daemon=True)
+
+    def start(self):
+        self.thread.start()
+
+    def alive(self):
+        return self.running and self.thread.is_alive()
+
+    def _write(self, frame):
+        try:
+            self.port.write(frame)
+        except Exception:  # unplugged: the reader notices and ends the session
+            self.running = False
+
+    def _loop(self):
+        t = self.t
+        try:
+            while self.running:
+                waiting = self.port.in_waiting
+                data = self.port.read(waiting if waiting else 1)
+                now = _now_ms()
+                with t.lock:
+                    notes = self.session.feed(data, now) if data else []
+                    self.session.tick(now)
+                t._post(notes)
+        except Exception:  # the port went away (unplugged, dashboard reset): the scanner reopens it
+            pass
+        finally:
+            self.running = False
+            with t.lock:
+                self.session.close()
+            try:
+                self.port.close()
+            except Exception:
+                pass
+            t._update_statuses()
+
+    def stop(self):
+        self.running = False
+        if threading.current_thread() is not self.thread:
+            self.thread.join(1)

@@ -1,0 +1,261 @@
+"""Real pieces for link tests: dashboards running firmware/link_main.py on the `micropython` command over
+pseudo-terminals, a fault-injecting relay between two ptys, and a USB port list that shows the relay's tablet
+end as a Pico (the one stand-in: pyserial cannot enumerate ptys as USB devices)."""
+
+import json
+import os
+import random
+import select
+import signal
+import subprocess
+import threading
+import time
+import tty
+import types
+
+from companion.transport import Transport
+from companion.transport.pyserial_backend import PICO_PID, PICO_VID, PyserialPorts
+from tests import mpy
+
+FAST = {"hello_retry": 150, "command_retry": 250, "heartbeat": 400, "silent": 1000, "scan_s": 0.1}
+
+
+def raw_pty():
+    m, s = os.openpty()
+    tty.setraw(s)
+    tty.setraw(m)
+    return m, s
+
+
+class Dashboard:
+    """One dashboard process; its state is saved in `store` (what the firmware would keep in flash)."""
+
+    def __init__(self, tmpdir, dev="dash-1", heap="192K", state_hz=0):
+        self.dev = dev
+        self.store = os.path.join(str(tmpdir), dev + ".json")
+        self.heap = heap
+        self.state_hz = state_hz
+        self.proc = None
+        self.master = None
+
+    def start(self, stdio_fd=None):
+        """Start on a new pty (returns its master), or directly on stdio_fd when given."""
+        if stdio_fd is None:
+            self.master, slave = raw_pty()
+        else:
+            slave = stdio_fd
+        env = dict(os.environ, MICROPYPATH=mpy.micropypath(), F1_DASH_ID=self.dev, F1_LINK_STORE=self.store,
+                   F1_LINK_STATE_HZ=str(self.state_hz))
+        cmd = [mpy.micropython_path(), "-X", "heapsize=" + self.heap, "firmware/link_main.py"]
+        self.proc = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=mpy.ROOT)
+        if stdio_fd is None:
+            os.close(slave)
+        return self.master
+
+    def kill(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
+        if self.master is not None:
+            os.close(self.master)
+            self.master = None
+
+    def pause(self):
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self):
+        self.proc.send_signal(signal.SIGCONT)
+
+    def saved(self):
+        """(snapshot, done ids) as saved by the dashboard, or (None, []) before the first save."""
+        try:
+            with open(self.store) as f:
+                data = json.load(f)
+        except OSError:
+            return None, []
+        return data["car"], [d[0] for d in data["done"]]
+
+
+class Faults:
+    """What the relay does to each complete line going one way. Rates are percentages."""
+
+    def __init__(self, drop=0, dup=0, corrupt=0, truncate=0, garbage=0, delay=0, delay_ms=80):
+        self.drop, self.dup, self.corrupt, self.truncate = drop, dup, corrupt, truncate
+        self.garbage, self.delay, self.delay_ms = garbage, delay, delay_ms
+        self.blackhole = False  # lose everything (a cable that is in but dead)
+
+
+NOISE = [b"MPY: soft reboot\r\n", b">>> ", b"Traceback (most recent call last):\r\n  File \"main.py\"\r\n",
+         b"\x00\xff\xfe garbage ~~ |\r\n", b"~" + b"x" * 700 + b"\n"]
+
+
+class Relay:
+    """Copies bytes between a dashboard's pty and the tablet's pty, line by line, applying Faults."""
+
+    def __init__(self, dash_fd, seed=1):
+        self.rng = random.Random(seed)
+        self.up = Faults()  # dashboard -> tablet
+        self.down = Faults()  # tablet -> dashboard
+        self.lock = threading.Lock()
+        self.dash_fd = dash_fd
+        self.tab_fd = None
+        self.tab_slave = None
+        self.path = None
+        self.partial = {"up": b"", "down": b""}
+        self.queue = {"up": [], "down": []}  # [release_time, bytes], in order
+        self.running = True
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.thread.start()
+
+    # -- cable ---------------------------------------------------------------------------------------------
+    def plug(self):
+        m, s = raw_pty()
+        with self.lock:
+            self.tab_fd, self.tab_slave, self.path = m, s, os.ttyname(s)
+        return self.path
+
+    def unplug(self):
+        with self.lock:
+            fds = (self.tab_fd, self.tab_slave)
+            self.tab_fd = self.tab_slave = self.path = None
+            self.queue["up"] = []
+            self.queue["down"] = []
+            self.partial = {"up": b"", "down": b""}
+        for fd in fds:
+            if fd is not None:
+                os.close(fd)
+
+    def attach_dashboard(self, fd):
+        with self.lock:
+            self.dash_fd = fd
+            self.partial["up"] = b""
+
+    def inject(self, way, data):
+        with self.lock:
+            self.queue[way].append([time.monotonic(), data])
+
+    def close(self):
+        self.running = False
+        self.thread.join(2)
+        self.unplug()
+
+    # -- copying -------------------------------------------------------------------------------------------
+    def _mangle(self, faults, line):
+        r = self.rng.random
+        if faults.blackhole or r() * 100 < faults.drop:
+            return [], 0
+        out = []
+        if r() * 100 < faults.garbage:
+            out.append(self.rng.choice(NOISE))
+        if r() * 100 < faults.truncate:
+            line = line[: self.rng.randrange(1, len(line))] + b"\n"
+        elif r() * 100 < faults.corrupt and len(line) > 3:
+            i = self.rng.randrange(1, len(line) - 1)
+            line = line[:i] + bytes([(line[i] + 1 - 0x20) % 0x5E + 0x20]) + line[i + 1 :]
+        out.append(line)
+        if r() * 100 < faults.dup:
+            out.append(line)
+        delay = faults.delay_ms / 1000.0 if r() * 100 < faults.delay else 0
+        return out, delay
+
+    def _take(self, way, data, faults):
+        buf = self.partial[way] + data
+        lines = buf.split(b"\n")
+        self.partial[way] = lines.pop()
+        if len(self.partial[way]) > 2048:  # endless noise without a newline: pass it on as it is
+            lines.append(self.partial[way])
+            self.partial[way] = b""
+        now = time.monotonic()
+        q = self.queue[way]
+        for line in lines:
+            out, delay = self._mangle(faults, line + b"\n")
+            release = max(now + delay, q[-1][0] if q else 0)
+            for chunk in out:
+                q.append([release, chunk])
+
+    def _flush(self, way, fd):
+        now = time.monotonic()
+        q = self.queue[way]
+        while q and q[0][0] <= now:
+            data = q.pop(0)[1]
+            if fd is not None:
+                try:
+                    os.write(fd, data)
+                except OSError:
+                    pass
+
+    def _loop(self):
+        while self.running:
+            with self.lock:
+                dash, tab = self.dash_fd, self.tab_fd
+            fds = [fd for fd in (dash, tab) if fd is not None]
+            try:
+                ready = select.select(fds, [], [], 0.005)[0] if fds else []
+            except (OSError, ValueError):
+                ready = []
+                time.sleep(0.005)
+            with self.lock:
+                for fd in ready:
+                    try:
+                        data = os.read(fd, 4096)
+                    except OSError:  # the other end is closed (dashboard killed): nothing to read
+                        data = b""
+                    if fd == self.dash_fd and data:
+                        self._take("up", data, self.up)
+                    elif fd == self.tab_fd and data:
+                        self._take("down", data, self.down)
+                self._flush("up", self.tab_fd)
+                self._flush("down", self.dash_fd)
+
+
+class FakeUsb:
+    """serial.tools.list_ports.comports() for ptys: each listed path looks like a Pico running MicroPython."""
+
+    def __init__(self):
+        self.paths = []
+        self.others = []  # ports with another USB id: must be ignored
+
+    def __call__(self):
+        ports = [types.SimpleNamespace(device=p, vid=PICO_VID, pid=PICO_PID, description="Board in FS mode")
+                 for p in self.paths]
+        ports += [types.SimpleNamespace(device=p, vid=0x1234, pid=0x5678, description="other")
+                  for p in self.others]
+        return [p for p in ports if os.path.exists(p.device)]
+
+
+def transport(usb, timing=None):
+    t = Transport(PyserialPorts(usb), dict(FAST, **(timing or {})))
+    t.start()
+    return t
+
+
+def wait_for(fn, timeout=10.0, step=0.02):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = fn()
+        if v:
+            return v
+        time.sleep(step)
+    return fn()
+
+
+class Notes:
+    """Drains a transport's queue (as the UI thread would) and keeps everything for assertions."""
+
+    def __init__(self, t):
+        self.t = t
+        self.all = []
+
+    def drain(self):
+        while True:
+            try:
+                self.all.append(self.t.events.get_nowait())
+            except Exception:
+                return self.all
+
+    def of(self, kind, dev=None):
+        self.drain()
+        return [n for n in self.all if n[0] == kind and (dev is None or n[1] == dev)]
+
+    def answered(self, dev=None):
+        return [n[2] for n in self.all if n[0] in ("done", "refused") and (dev is None or n[1] == dev)]

@@ -1,0 +1,349 @@
+"""The referee: one Formula 1 game on the tablet, its log, undo, and the commands for the dashboards.
+
+Everything the table decides goes through here: it is checked by the shared rules, written to the
+append-only log, and turned into commands for the dashboards. The Kivy screens only call these methods.
+
+Undo appends an "undo" entry; the game is the log with undone decisions left out, replayed. Because the
+dice come from the game's seed in event order, taking the same decision again after an undo throws the
+same dice: an undo fixes a mistake, it is no way to throw again.
+"""
+
+import binascii
+import os
+
+from shared_rules.errors import RuleError
+from shared_rules.f1 import cards
+from shared_rules.f1.car import Car, apply_command
+from shared_rules.f1.odds import corner_odds
+from shared_rules.f1.race import Race
+from shared_rules.f1.replay import replay_one
+
+from companion.referee.eventlog import EventLog, LogError
+from companion.referee.track import Track, TrackError
+
+GAME = "f1"
+
+
+def _new_id():
+    return binascii.hexlify(os.urandom(4)).decode()
+
+
+class Referee:
+    def __init__(self, log, entries):
+        """Use Referee.new or Referee.open."""
+        self.log = log
+        first = entries[0] if entries else None
+        if not isinstance(first, dict) or first.get("t") != "game" or first.get("game") != GAME:
+            raise LogError("%s is not a Formula 1 game log" % log.path)
+        try:
+            self.track = Track.from_data(first.get("track"), "the game's track")
+        except TrackError as e:
+            raise LogError(str(e))
+        self.game_id = str(first.get("id"))
+        self.setup = first.get("setup")
+        self.entries = entries
+        self.pairs = {}  # seat -> dashboard id
+        self.stack = []  # the decisions in force: undone ones are left out
+        for entry in entries[1:]:
+            self._take(entry)
+        self.race = self._rebuild()
+        self.outbox = []  # (seat, command id, name, args), oldest first
+        # What each dashboard will hold once it has applied every command sent so far.
+        self.believed = [c.copy() for c in self.race.cars]
+        self._cmd_count = 0
+        self._boot = _new_id()
+
+    # ---- opening and creating -------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, path, names, laps, rules=0, per_kind=cards.PER_KIND, track=None, seed=None):
+        if os.path.exists(path):
+            raise LogError("%s already holds a game" % path)
+        if seed is None:
+            seed = int.from_bytes(os.urandom(4), "big")
+        race = Race(seed, names, laps, rules, per_kind)  # checks the setup before anything is written
+        track = track or Track.load()
+        log = EventLog(path)
+        first = {"t": "game", "game": GAME, "id": _new_id(), "track": track.to_data(), "setup": race.setup}
+        log.append(first)
+        ref = cls(log, [first])
+        for seat in range(len(race.cars)):
+            ref._queue(seat, "sync", ref.race.cars[seat].snapshot())
+        return ref
+
+    @classmethod
+    def open(cls, path):
+        if not os.path.exists(path):
+            raise LogError("no saved game at %s" % path)
+        log = EventLog(path)
+        try:
+            return cls(log, log.entries())
+        except LogError:
+            log.close()
+            raise
+
+    def close(self):
+        self.log.close()
+
+    # ---- the log ----------------------------------------------------------------------------------
+
+    def _take(self, entry):
+        t = entry.get("t")
+        if t == "undo":
+            if not self.stack:
+                raise LogError("the game log undoes more than was done")
+            self.stack.pop()
+        elif t == "pair":
+            seat = entry.get("seat")
+            if entry.get("dev"):
+                self.pairs[seat] = entry["dev"]
+            else:
+                self.pairs.pop(seat, None)
+        else:
+            self.stack.append(entry)
+
+    def _rebuild(self):
+        try:
+            return Race.from_events([self.setup] + self.stack)
+        except RuleError as e:
+            raise LogError("the game log does not replay: %s" % e)
+        except (TypeError, ValueError, KeyError, AttributeError) as e:
+            raise LogError("the game log is not a game these rules allow (%s)" % e)
+
+    def _record(self, entry):
+        seq = self.log.append(entry)
+        self.entries.append(entry)
+        self._take(entry)
+        return seq
+
+    # ---- reading the table ------------------------------------------------------------------------
+
+    @property
+    def seat(self):
+        return self.race.seat
+
+    def names(self):
+        return list(self.race.names)
+
+    def corner_safety(self, corner, lane, band=0):
+        return self.track.safety(corner, band, lane)
+
+    def odds(self, safety, special=0):
+        """The risk advisor: every outcome for the current car at this safety speed, with its throws of 36."""
+        car = self.race.cars[self.race.seat]
+        use_special = special and car.special and 0 < car.speed - safety <= 40
+        return corner_odds(car.speed - safety, car.tyre, car.superb and not use_special, use_special)
+
+    def history(self):
+        """Every entry of the log, oldest first, as (entry, in force?) — undone ones are kept, marked."""
+        out = []
+        undone = 0
+        for entry in reversed(self.entries[1:]):
+            t = entry.get("t")
+            if t == "undo":
+                undone += 1
+                out.append((entry, True))
+            elif t == "pair":
+                out.append((entry, True))
+            elif undone:
+                undone -= 1
+                out.append((entry, False))
+            else:
+                out.append((entry, True))
+        out.reverse()
+        return out
+
+    def series(self):
+        """For the result charts: per seat, a (round, speed, tyre, brake) point at the end of each turn."""
+        race = Race.from_events([self.setup])
+        points = [[] for _ in race.cars]
+        for ev in self.stack:
+            seat = ev.get("seat")
+            replay_one(race, ev)
+            if ev.get("t") == "end" and isinstance(seat, int):
+                c = race.cars[seat]
+                points[seat].append((race.round, c.speed, c.tyre, c.brake))
+        return points
+
+    # ---- decisions ----------------------------------------------------------------------------------
+
+    def _act(self, ev, source_seat=None):
+        """Apply a decision to the table, log it, and queue what the dashboards must be told."""
+        seat = self.race.seat
+        visited_from = seat
+        self.race.do(ev)  # RuleError: refused, nothing changed, nothing logged
+        try:
+            self._record(ev)
+        except LogError:
+            self.race = self._rebuild()  # the log is the truth: what it lacks did not happen
+            raise
+        self._tell(ev, seat, visited_from, source_seat)
+        return ev
+
+    def set_speed(self, v, card=None):
+        return self._act({"t": "speed", "seat": self.race.seat, "v": v, "card": card})
+
+    def hold(self, v):
+        return self._act({"t": "hold", "seat": self.race.seat, "v": v})
+
+    def corner(self, safety, special=0):
+        return self._act({"t": "corner", "seat": self.race.seat, "safety": safety, "special": special})
+
+    def block(self, v):
+        return self._act({"t": "block", "seat": self.race.seat, "v": v})
+
+    def play_card(self, code, clear=1):
+        return self._act({"t": "card", "seat": self.race.seat, "card": code, "clear": clear})
+
+    def lap(self, over=0):
+        return self._act({"t": "lap", "seat": self.race.seat, "over": over})
+
+    def pit(self):
+        return self._act({"t": "pit", "seat": self.race.seat})
+
+    def end_turn(self):
+        return self._act({"t": "end", "seat": self.race.seat})
+
+    def undo(self):
+        """Take back the last decision in force. Returns it."""
+        if not self.stack:
+            raise RuleError("undo", "nothing to undo")
+        last = self.stack[-1]
+        self._record({"t": "undo"})
+        self.race = self._rebuild()
+        self._resync_all()
+        return last
+
+    def pair(self, seat, dev):
+        """Give a dashboard (by id) a car; dev=None frees the seat."""
+        if not isinstance(seat, int) or not 0 <= seat < len(self.race.cars):
+            raise RuleError("pair", "no such seat")
+        for other, d in list(self.pairs.items()):
+            if dev is not None and d == dev and other != seat:
+                self._record({"t": "pair", "seat": other, "dev": None})
+        seq = self._record({"t": "pair", "seat": seat, "dev": dev})
+        if dev is not None:
+            self.believed[seat] = Car(self.race.laps, self.race.rules)  # unknown: make the next check sync
+            self._resync_all()
+        return seq
+
+    def seat_of(self, dev):
+        for seat, d in self.pairs.items():
+            if d == dev:
+                return seat
+        return None
+
+    # ---- what the dashboards send -------------------------------------------------------------------
+
+    def on_dashboard_event(self, seat, name, args):
+        """A player acted on a dashboard (it has already applied it there). Mirror it on the table; if the
+        table refuses, push the table's state back to that dashboard. Returns the error or None."""
+        ev = _DASHBOARD_EVENTS.get(name)
+        if ev is None or not isinstance(args, dict):
+            self._resync_seat(seat)
+            return RuleError("event", "unknown dashboard event")
+        decision = {"t": ev, "seat": seat}
+        for k in ("v", "card", "over", "clear"):
+            if k in args:
+                decision[k] = args[k]
+        try:
+            self._act(decision, source_seat=seat)
+        except RuleError as e:
+            self._resync_seat(seat)
+            return e
+        return None
+
+    def reconcile(self, seat, snapshot):
+        """A dashboard showed its whole state (hello, or state frame with nothing in flight): if it is not
+        what the table holds, the table's state goes back to it. Returns 1 if a sync was queued."""
+        if snapshot == self.race.cars[seat].snapshot():
+            self.believed[seat] = self.race.cars[seat].copy()
+            return 0
+        try:
+            self.believed[seat] = Car.from_snapshot(snapshot)
+        except RuleError:
+            self.believed[seat] = Car(self.race.laps, self.race.rules)
+        return self._resync_seat(seat)
+
+    # ---- commands ---------------------------------------------------------------------------------
+
+    def take_commands(self):
+        out, self.outbox = self.outbox, []
+        return out
+
+    def _queue(self, seat, name, args):
+        self._cmd_count += 1
+        # Unique across restarts too: a dashboard applies an id at most once, so ids must never repeat.
+        cid = "%s.%s.%d" % (self.game_id, self._boot, self._cmd_count)
+        self.outbox.append((seat, cid, name, args))
+
+    def _tell(self, ev, seat, visited_from, source_seat):
+        t = ev["t"]
+        cmds = []  # (seat, name, args)
+        if source_seat is not None:
+            _mirror_own_action(self.believed[seat], ev)
+        if t == "corner":
+            pen = ev["pen"]
+            dice = ev["dice"][0] * 10 + ev["dice"][1] if ev["dice"] else 0
+            cmds.append((seat, "pen", {"spin": pen[0], "tyre": pen[1], "brake": pen[2], "dice": dice}))
+        elif t == "block":
+            cmds.append((seat, "speed", {"v": ev["v"]}))
+        elif t == "lap" and source_seat is None:
+            cmds.append((seat, "lap", {}))
+        elif t == "pit":
+            cmds.append((seat, "pit", {"card": ev["pit"]}))
+        if ev.get("drawn") and t in ("pit", "card", "speed"):
+            cmds.append((seat, "deal", {"card": ev["drawn"]}))
+        if t == "end":
+            if source_seat is None:
+                cmds.append((seat, "turn", {"on": 0}))
+            if not self.race.game_over:
+                n = len(self.race.cars)
+                s = (visited_from + 1) % n
+                for _ in range(n * 12):
+                    cmds.append((s, "turn", {"on": 1}))
+                    if s == self.race.seat:
+                        break
+                    s = (s + 1) % n
+        for s, name, args in cmds:
+            try:
+                apply_command(self.believed[s], name, args)
+                self._queue(s, name, args)
+            except RuleError:
+                pass  # the dashboard would refuse it: the check below sends the whole state instead
+        for s in range(len(self.race.cars)):
+            self._resync_seat(s)
+
+    def _resync_seat(self, seat):
+        truth = self.race.cars[seat]
+        if self.believed[seat].snapshot() == truth.snapshot():
+            return 0
+        self._queue(seat, "sync", truth.snapshot())
+        self.believed[seat] = truth.copy()
+        return 1
+
+    def _resync_all(self):
+        for s in range(len(self.race.cars)):
+            self._resync_seat(s)
+
+
+# Dashboard event name -> table decision.
+_DASHBOARD_EVENTS = {"speed": "speed", "hold": "hold", "card": "card", "lap": "lap", "end": "end"}
+
+
+def _mirror_own_action(car, ev):
+    """The dashboard applied its own action already: do the same to what we believe it holds."""
+    t = ev["t"]
+    try:
+        if t == "speed":
+            car.set_speed(ev["v"], ev.get("card"))
+        elif t == "hold":
+            car.hold(ev["v"])
+        elif t == "card":
+            car.play_card(ev["card"])
+        elif t == "lap":
+            car.lap()
+        elif t == "end":
+            car.end_turn()
+    except RuleError:
+        pass  # it disagrees with what we thought: the resync check sends the table's state

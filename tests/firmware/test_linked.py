@@ -1,0 +1,126 @@
+"""The dashboard with the tablet: the real firmware's link on stdin/stdout, the tablet's protocol half
+(shared_rules.link.tablet) on the other end of the pipes. Commands change the car once, show the player what
+happened, and are saved before they are acknowledged; a restart never applies one twice."""
+
+import subprocess
+import threading
+import time
+
+from shared_rules.link import tablet
+from tests.firmware.dash import VirtualDashboard
+
+
+class Tablet:
+    def __init__(self, d):
+        self.d = d
+        self.devices = {}
+        self.notes = []
+        self.cond = threading.Condition()
+        self.session = tablet.Session(self._write, self.devices, self.now())
+        self.running = True
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._tick, daemon=True).start()
+
+    def now(self):
+        return int(time.monotonic() * 1000)
+
+    def _write(self, data):
+        try:
+            self.d.proc.stdin.write(data)
+            self.d.proc.stdin.flush()
+        except (OSError, ValueError):
+            pass
+
+    def _read(self):
+        out = self.d.proc.stdout
+        while self.running:
+            data = out.read1(4096)
+            if not data:
+                return
+            with self.cond:
+                self.notes.extend(self.session.feed(data, self.now()))
+                self.cond.notify_all()
+
+    def _tick(self):
+        while self.running:
+            with self.cond:
+                self.session.tick(self.now())
+            time.sleep(0.05)
+
+    def wait_note(self, pred, timeout=10):
+        with self.cond:
+            ok = self.cond.wait_for(lambda: any(pred(n) for n in self.notes), timeout)
+            assert ok, self.notes
+            return [n for n in self.notes if pred(n)][-1]
+
+    def command(self, cid, name, args):
+        with self.cond:
+            self.devices[self.d.dev].submit(cid, name, args)
+            self.session.pump(self.now())
+        return self.wait_note(lambda n: n[0] in ("done", "refused") and n[2] == cid)
+
+    def stop(self):
+        self.running = False
+
+
+def start(tmp_path, dev="linked"):
+    d = VirtualDashboard(str(tmp_path), dev=dev, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    d.start()
+    t = Tablet(d)
+    t.wait_note(lambda n: n[0] == "hello")
+    return d, t
+
+
+def test_a_turn_driven_by_the_tablet(tmp_path):
+    d, t = start(tmp_path)
+    try:
+        d.wait(lambda: "TAB" in d.rows()[1], 5)  # the tablet is there: no standalone turn on OK
+        d.tap("OK")
+        assert d.rows()[7] == "NOT YOUR TURN"
+        assert t.command("c1", "deal", {"card": "QR"})[0] == "done"
+        assert d.rows()[0] == "CARD DEALT"
+        d.tap("OK")
+        assert t.command("c2", "turn", {"on": 1})[0] == "done"
+        d.wait(lambda: d.rows()[0].startswith("SET SPEED"))  # the turn opens the speed dial at once
+        d.tap("UP", "UP", "OK")
+        assert d.car()["speed"] == 40
+        ev = t.wait_note(lambda n: n[0] == "event" and n[3] == "speed")
+        assert ev[4] == {"v": 40}
+        st = t.wait_note(lambda n: n[0] == "state" and n[2]["speed"] == 40)
+        assert st[2]["speed_set"] == 1
+        saves = d.saves
+        done = t.command("c3", "pen", {"tyre": 1, "brake": 0, "spin": 0, "dice": 34})
+        assert done[3]["tyre"] == 1
+        assert d.saves > saves  # saved before the ack reached the tablet
+        assert d.rows()[0] == "DICE 3+4"
+        assert d.rows()[2] == "Tyre +1, brake"
+        refused = t.command("c4", "speed", {"v": 170})
+        assert refused[0] == "refused" and d.car()["speed"] == 40
+        assert t.command("c5", "turn", {"on": 0})[0] == "done"
+        assert d.car()["my_turn"] == 0
+    finally:
+        t.stop()
+        d.kill()
+
+
+def test_a_command_is_never_applied_twice_across_a_restart(tmp_path):
+    d, t = start(tmp_path, dev="twice")
+    try:
+        t.command("k1", "turn", {"on": 1})
+        d.tap("UP", "OK")
+        t.command("k2", "lap", {})
+        assert d.car()["laps_left"] == 2
+    finally:
+        t.stop()
+        d.kill()
+    d.start()  # power back: the tablet resends k2 (its ack was "lost")
+    t2 = Tablet(d)
+    try:
+        t2.wait_note(lambda n: n[0] == "hello")
+        assert d.car()["laps_left"] == 2
+        again = t2.command("k2", "lap", {})
+        assert again[0] == "done"
+        assert d.car()["laps_left"] == 2  # acknowledged again, applied once
+    finally:
+        t2.stop()
+        d.kill()

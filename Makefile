@@ -43,3 +43,8 @@ stl: $(STL)
 $(STL): hardware/enclosure.scad
 	mkdir -p $(@D)
 	openscad --hardwarnings -o $(basename $@).tmp.stl $< && mv $(basename $@).tmp.stl $@
+
+# Flash one dashboard over USB: `make flash` (mpremote finds the Pico) or `make flash PORT=/dev/ttyACM0`.
+.PHONY: flash
+flash: $(STAMP)
+	$(BIN)/python tools/flash.py $(if $(PORT),--port $(PORT))

@@ -89,7 +89,8 @@ def art(buf):
 
 
 class VirtualDashboard:
-    def __init__(self, workdir, dev="dash1", heap="256K", env=None, path_extra=(), stdin=None, stdout=None):
+    def __init__(self, workdir, dev="dash1", heap="256K", env=None, path_extra=(), stdin=None, stdout=None,
+                 micropypath=None, cwd=None, args=("-c", "import firmware.main")):
         self.workdir = workdir
         self.dev = dev
         self.heap = heap
@@ -99,6 +100,9 @@ class VirtualDashboard:
         self.path_extra = path_extra
         self.stdin = stdin
         self.stdout = stdout
+        self.micropypath = micropypath  # replaces the default path (.frozen, path_extra, the repo)
+        self.cwd = cwd or mpy.ROOT
+        self.args = list(args)
         self.proc = None
         self.sock = None
         self._reset()
@@ -118,15 +122,16 @@ class VirtualDashboard:
 
     # ---- process ------------------------------------------------------------------------------------
     def start(self, held=None, timeout=10):
-        env = dict(os.environ, MICROPYPATH=mpy.micropypath(*self.path_extra), F1DASH_UI=self.sock_path,
+        path = self.micropypath or mpy.micropypath(*self.path_extra)
+        env = dict(os.environ, MICROPYPATH=path, F1DASH_UI=self.sock_path,
                    F1DASH_STATE=self.state_path, F1_DASH_ID=self.dev)
         env.update(self.extra_env)
         if held:
             env["F1DASH_HELD"] = held
         self._reset()
         self.proc = subprocess.Popen(
-            [mpy.micropython_path(), "-X", "heapsize=" + self.heap, "-c", "import firmware.main"],
-            env=env, cwd=mpy.ROOT, stdin=self.stdin if self.stdin is not None else subprocess.DEVNULL,
+            [mpy.micropython_path(), "-X", "heapsize=" + self.heap] + self.args,
+            env=env, cwd=self.cwd, stdin=self.stdin if self.stdin is not None else subprocess.DEVNULL,
             stdout=self.stdout if self.stdout is not None else subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.connect(timeout)
         return self

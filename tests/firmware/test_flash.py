@@ -1,0 +1,110 @@
+"""The flash path (tools/flash.py, `make flash`) against the real `micropython` unix port on a pty, driven by the
+real mpremote (`connect <pty> resume`): mip installs ssd1306, the old modules go, shared_rules and the firmware
+arrive as .mpy, /main.py is the boot file, and the flashed tree boots into a working dashboard."""
+
+import hashlib
+import json
+import os
+import select
+import subprocess
+import sys
+import threading
+import tty
+
+from tests import mpy
+from tests.firmware.dash import VirtualDashboard
+
+ROOT = mpy.ROOT
+# The package index stands in for micropython-lib's (no network in tests); mip itself runs for real.
+DRIVER = b"# ssd1306 from a local mip index\nclass SSD1306_I2C:\n    pass\n"
+
+
+def raw_pty():
+    m, s = os.openpty()
+    tty.setraw(m)
+    tty.setraw(s)
+    return m, s
+
+
+def local_index(path):
+    h = hashlib.sha256(DRIVER).hexdigest()[:8]
+    os.makedirs(os.path.join(path, "file", h[:2]))
+    with open(os.path.join(path, "file", h[:2], h), "wb") as f:
+        f.write(DRIVER)
+    for v in ("py", "6"):
+        d = os.path.join(path, "package", v, "ssd1306")
+        os.makedirs(d)
+        with open(os.path.join(d, "latest.json"), "w") as f:
+            json.dump({"hashes": [["ssd1306.py", h]], "version": "0.1.0"}, f)
+
+
+class PtyBoard:
+    """The unix port's REPL on one pty, relayed to a second pty whose path mpremote opens, like a USB port."""
+
+    def __init__(self, root):
+        self.dev_m, self.dev_s = raw_pty()
+        self.host_m, self.host_s = raw_pty()
+        env = dict(os.environ, MICROPYPATH=".frozen:%s/lib:%s" % (root, root))
+        self.proc = subprocess.Popen([mpy.micropython_path(), "-i"], stdin=self.dev_s, stdout=self.dev_s,
+                                     stderr=self.dev_s, cwd=root, env=env)
+        self.port = os.ttyname(self.host_s)
+        self.running = True
+        threading.Thread(target=self._relay, daemon=True).start()
+
+    def _relay(self):
+        while self.running:
+            r, _, _ = select.select([self.dev_m, self.host_m], [], [], 0.2)
+            for fd in r:
+                try:
+                    data = os.read(fd, 4096)
+                    os.write(self.host_m if fd == self.dev_m else self.dev_m, data)
+                except OSError:
+                    return
+
+    def close(self):
+        self.running = False
+        self.proc.kill()
+        self.proc.wait()
+        for fd in (self.dev_m, self.dev_s, self.host_m, self.host_s):
+            os.close(fd)
+
+
+def test_flash_then_boot(tmp_path):
+    root = str(tmp_path / "board")
+    os.makedirs(os.path.join(root, "lib"))
+    os.makedirs(os.path.join(root, "firmware"))
+    with open(os.path.join(root, "firmware", "app.py"), "w") as f:
+        f.write("raise RuntimeError('stale source from an old flash')\n")
+    with open(os.path.join(root, "state.json"), "w") as f:
+        f.write("the player's saved state")
+    index = str(tmp_path / "index")
+    local_index(index)
+    board = PtyBoard(root)
+    try:
+        proc = subprocess.run(
+            [sys.executable, os.path.join(ROOT, "tools", "flash.py"), "--port", board.port, "--resume",
+             "--index", index, "--build", str(tmp_path / "build")],
+            capture_output=True, timeout=120)
+        out = proc.stdout.decode(errors="replace") + proc.stderr.decode(errors="replace")
+        assert proc.returncode == 0, out
+    finally:
+        board.close()
+    assert os.path.exists(os.path.join(root, "lib", "ssd1306.py")), out
+    assert open(os.path.join(root, "main.py"), "rb").read() == open(os.path.join(ROOT, "firmware", "main.py"),
+                                                                     "rb").read()
+    for m in ("firmware/app.mpy", "firmware/ui.mpy", "firmware/link.mpy", "shared_rules/f1/car.mpy",
+              "shared_rules/link/codec.mpy"):
+        assert os.path.exists(os.path.join(root, m)), m
+    assert not os.path.exists(os.path.join(root, "firmware", "app.py")), "stale source left to shadow the .mpy"
+    assert not [f for f in os.listdir(os.path.join(root, "firmware")) if f.endswith(".py")]
+    assert open(os.path.join(root, "state.json")).read() == "the player's saved state"
+    # what was flashed boots: main.py from the board's root, every module from its .mpy files
+    d = VirtualDashboard(str(tmp_path), dev="flashed", micropypath=".frozen:%s/lib:%s" % (root, root), cwd=root,
+                         args=("main.py",))
+    try:
+        d.start()
+        assert d.rows()[0] == "WAIT      LAPS 3"
+        d.tap("OK", "UP", "OK")
+        assert d.car()["speed"] == 20
+    finally:
+        d.kill()

@@ -16,7 +16,10 @@ def main(argv):
         print("bench: %s ..." % name, flush=True)
         importlib.import_module("bench." + name).main()
         print("bench: %s done in %.1f s" % (name, time.time() - started), flush=True)
+    from bench import report
     from bench.results import PATH, load
+
+    report.main()
 
     print("figures in %s:" % os.path.relpath(PATH))
     for key, value in sorted(load().items()):

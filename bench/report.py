@@ -1,0 +1,100 @@
+"""docs/benchmarks.md: every figure of bench/results.json against its target, with the same-run baselines."""
+
+import os
+import platform
+import subprocess
+import sys
+import time
+
+from bench.results import load
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "docs", "benchmarks.md")
+
+# (figure, what it measures, target as text, check(value, results) -> bool or None when not applicable)
+TARGETS = (
+    ("rules.turn_us.micropython", "one full Formula 1 turn on the unix port, median (µs)", "≤ 300",
+     lambda v, r: v <= 300),
+    ("rules.min_heap_kb", "smallest heap for a scripted 6-player, 3-lap race from .mpy (KB)", "≤ 64",
+     lambda v, r: v <= 64),
+    ("link.rtt_p50_ms", "command to ack over a pty, median (ms)", "≤ 1.5 × link.bare_rtt_p50_ms",
+     lambda v, r: v <= 1.5 * r["link.bare_rtt_p50_ms"] if "link.bare_rtt_p50_ms" in r else None),
+    ("link.rtt_p99_ms", "command to ack over a pty, 99th percentile (ms)", "(reported)", lambda v, r: None),
+    ("link.six_dashboards_ok", "6 dashboards × 20 state frames/s for 30 s, no backlog, no loss", "= 1",
+     lambda v, r: v == 1),
+    ("firmware.min_heap_kb", "smallest heap for the firmware's whole race from .mpy (KB)", "≤ 64",
+     lambda v, r: v <= 64),
+    ("firmware.button_to_frame_us_p50", "button event to screen redrawn and state frame written, median (µs)",
+     "(reported)", lambda v, r: None),
+    ("firmware.button_to_frame_us_p99", "button event to screen redrawn and state frame written, p99 (µs)",
+     "≤ 2000", lambda v, r: v <= 2000),
+    ("companion.cold_start_s", "launch to the first frame of the setup screen (s)", "≤ 2", lambda v, r: v <= 2),
+    ("companion.corner_ms", "Corner confirmed to the dashboard showing the result (ms of work)", "≤ 50",
+     lambda v, r: v <= 50),
+    ("companion.frame_ms_p99", "frame time while 6 dashboards stream state, p99 (ms)", "≤ 33",
+     lambda v, r: v <= 33),
+)
+
+
+def machine():
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    mp = "micropython (not found)"
+    try:
+        from tests import mpy
+
+        out = subprocess.run([mpy.micropython_path(), "-c", "import sys; print(sys.version)"],
+                             capture_output=True, timeout=10).stdout.decode().strip()
+        mp = "MicroPython " + out
+    except (OSError, subprocess.SubprocessError, TypeError):
+        pass
+    return "%s, %d cores, %s, Python %s, %s" % (cpu, os.cpu_count() or 0, platform.system(),
+                                                platform.python_version(), mp)
+
+
+def render(results):
+    lines = [
+        "# Benchmarks",
+        "",
+        "Written by `make bench` from `bench/results.json` on %s." % time.strftime("%Y-%m-%d"),
+        "",
+        "Machine: %s." % machine(),
+        "",
+        "| figure | what | value | target | met |",
+        "|---|---|---|---|---|",
+    ]
+    known = set()
+    for key, what, target, check in TARGETS:
+        known.add(key)
+        if key not in results:
+            lines.append("| `%s` | %s | not measured | %s | – |" % (key, what, target))
+            continue
+        ok = check(results[key], results)
+        lines.append("| `%s` | %s | %s | %s | %s |" % (key, what, results[key], target,
+                                                       "–" if ok is None else ("yes" if ok else "**no**")))
+    rest = sorted(k for k in results if k not in known)
+    if rest:
+        lines += ["", "## Baselines and other figures (same run)", "", "| figure | value |", "|---|---|"]
+        lines += ["| `%s` | %s |" % (k, results[k]) for k in rest]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    text = render(load())
+    tmp = OUT + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, OUT)
+    print("wrote %s" % os.path.relpath(OUT, ROOT))
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, ROOT)
+    main()

@@ -26,7 +26,7 @@ class DashboardProtocol:
     get_snapshot() -> dict of the player's state; apply_command(name, args) applies a tablet command or raises
     (RuleError or ValueError) having changed nothing; on_applied(done) is called after a command changed the
     state and BEFORE the ack goes out, with the ids to save together with that state (see done_ids).
-    write(frame_bytes) sends one frame.
+    write(data) sends whole frames (one or several, each ending in a newline).
     """
 
     def __init__(self, device_id, firmware, get_snapshot, apply_command, write, on_applied=None, done=(),
@@ -54,8 +54,7 @@ class DashboardProtocol:
     def _send(self, msg, now_ms):
         self.seq += 1
         msg["n"] = self.seq
-        for frame in codec.frames(msg, self.seq):
-            self.write(frame)
+        self.write(b"".join(codec.frames(msg, self.seq)))  # one write: fragments leave together
         self.last_tx = now_ms
 
     def hello(self, now_ms):
@@ -99,10 +98,8 @@ class DashboardProtocol:
     # -- receiving ---------------------------------------------------------------------------------------
     def feed(self, data, now_ms):
         """Bytes from the line. Non-frames are skipped, bad frames dropped (the sender retries)."""
-        for b in data:
-            line = self.reader.feed_byte(b)
-            if line is not None:
-                self.feed_line(line, now_ms)
+        for line in self.reader.feed(data):
+            self.feed_line(line, now_ms)
 
     def feed_line(self, line, now_ms):
         try:

@@ -63,8 +63,7 @@ class Session:
         if self.closed:
             return
         self.frag_id += 1
-        for frame in codec.frames(msg, self.frag_id):
-            self.write(frame)
+        self.write(b"".join(codec.frames(msg, self.frag_id)))
         self.last_tx = now_ms
 
     def hi(self, now_ms):
@@ -88,10 +87,7 @@ class Session:
     # -- receiving ---------------------------------------------------------------------------------------
     def feed(self, data, now_ms):
         notes = []
-        for b in data:
-            line = self.reader.feed_byte(b)
-            if line is None:
-                continue
+        for line in self.reader.feed(data):
             try:
                 msg = codec.decode(line)
             except codec.FrameError:

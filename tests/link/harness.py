@@ -259,3 +259,57 @@ class Notes:
 
     def answered(self, dev=None):
         return [n[2] for n in self.all if n[0] in ("done", "refused") and (dev is None or n[1] == dev)]
+
+
+def direct_dashboard(tmpdir, dev, state_hz=0):
+    """A dashboard on one pty with no relay: micropython on the master side, the slave path for pyserial."""
+    m, s = raw_pty()
+    d = Dashboard(tmpdir, dev, state_hz=state_hz)
+    d.start(stdio_fd=m)
+    os.close(m)
+    d.slave = s  # kept open so the pty lives while the tablet reopens it
+    return d, os.ttyname(s)
+
+
+def soak(tmpdir, dashboards=6, hz=20, seconds=30.0):
+    """`dashboards` dashboards pushing `hz` state frames a second each into one transport for `seconds`.
+
+    Returns per-run figures: frames received, revisions missing (loss), notes still arriving after the
+    dashboards were paused (backlog), and ok (1 when there was no loss and no backlog)."""
+    usb = FakeUsb()
+    dashes = []
+    for i in range(dashboards):
+        d, path = direct_dashboard(tmpdir, "soak-%d" % i, state_hz=hz)
+        dashes.append(d)
+        usb.paths.append(path)
+    t = transport(usb)
+    notes = Notes(t)
+    try:
+        devs = [d.dev for d in dashes]
+        wait_for(lambda: all(t.status(dev) == "connected" for dev in devs), 10)
+        notes.drain()
+        start = len(notes.all)
+        time.sleep(seconds)
+        for d in dashes:
+            d.pause()
+        paused = time.monotonic()
+        notes.drain()
+        at_pause = len(notes.all)
+        time.sleep(0.3)
+        late = len(notes.drain()) - at_pause  # frames still in flight 0 to 300 ms after the senders stopped
+        received, missing = 0, 0
+        for dev in devs:
+            revs = sorted({n[3] for n in notes.all[start:] if n[0] == "state" and n[1] == dev})
+            received += len(revs)
+            if revs:
+                missing += (revs[-1] - revs[0] + 1) - len(revs)
+        expected = dashboards * hz * seconds
+        ok = int(missing == 0 and received >= 0.95 * expected and late <= 2 * dashboards)
+        return {"received": received, "expected": expected, "missing": missing, "late": late,
+                "drain_s": time.monotonic() - paused, "ok": ok}
+    finally:
+        t.stop()
+        for d in dashes:
+            d.resume()
+            d.kill()
+            os.close(d.slave)

@@ -102,3 +102,22 @@ def test_values_that_cannot_travel_are_refused_when_encoding():
 def test_clean_text_makes_any_message_sendable():
     m = codec.clean_text('bad "card" \\ ~ \x03 end')
     assert codec.decode(codec.encode({"t": "err", "m": m})[:-1])["m"] == m
+
+
+def test_feeding_a_stream_whole_or_byte_by_byte_gives_the_same_lines():
+    stream = V["stream"][0].encode() + b"~abc~" + b"y" * 300 + b"~" + codec.encode({"t": "hb"})
+    stream += b"z" * 255 + b"\n" + b"~" + b"w" * 254 + b"\n" + b"~" + b"w" * 255 + b"\n"
+    whole = codec.LineReader()
+    one = codec.LineReader()
+    by_byte = []
+    for b in stream:
+        line = one.feed_byte(b)
+        if line is not None:
+            by_byte.append(line)
+    for size in (1, 7, 64, len(stream)):
+        r = codec.LineReader()
+        got = []
+        for i in range(0, len(stream), size):
+            got += r.feed(stream[i : i + size])
+        assert got == by_byte, size
+    assert len(whole.feed(stream)) == 4  # hb, hi, hb, and the 255-byte line (not a frame, dropped by decode)

@@ -1,0 +1,10 @@
+"""Six dashboards pushing 20 state frames a second into one tablet transport: a short soak (the bench runs 30 s)."""
+
+from tests.link.harness import soak
+
+
+def test_six_dashboards_at_twenty_frames_a_second_lose_nothing_and_leave_no_backlog(tmp_path):
+    r = soak(tmp_path, dashboards=6, hz=20, seconds=2.0)
+    assert r["missing"] == 0, r
+    assert r["received"] >= 0.95 * r["expected"], r
+    assert r["ok"] == 1, r

@@ -1,19 +1,23 @@
-"""`make run`: the tablet app. It is being built (issue 5); until then say so plainly."""
+"""`make run` (python -m companion): the tablet app.
 
-import sys
-
-MESSAGE = """Formula 1 companion: the tablet app is not built yet.
-
-What works today:
-  make test    runs every test (rules engine on CPython and MicroPython, link, firmware, hardware)
-  make bench   writes the performance figures to bench/results.json
-
-The rules engine lives in shared_rules/ and the rule decisions in docs/rules.md.
+With nothing plugged in it offers virtual dashboards (the real firmware on the `micropython` unix port), so a
+new table works at once. A desktop window opens at a 10-inch tablet's size.
 """
+
+import os
+import sys
 
 
 def main():
-    print(MESSAGE)
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    if "ANDROID_ARGUMENT" not in os.environ:
+        from kivy.config import Config
+
+        Config.set("graphics", "width", "1280")
+        Config.set("graphics", "height", "800")
+    from companion.app import run
+
+    run()
     return 0
 
 

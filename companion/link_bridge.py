@@ -1,0 +1,107 @@
+"""Between the referee and the dashboards' link, on the UI thread, never blocking.
+
+The transport reads and writes the ports on its own threads and leaves notes in a queue; poll() (called by
+a Kivy Clock every few tens of ms) drains it: a dashboard's hello or quiet state is reconciled with the
+table, a player's action on a dashboard goes to the referee, and whatever the referee wants the dashboards
+to be told is handed to the transport for the dashboard paired with each seat.
+"""
+
+import queue
+
+from companion.transport import LOST
+
+
+class LinkBridge:
+    def __init__(self, transport, referee=None):
+        self.transport = transport
+        self.referee = referee
+        self.seen = {}  # dev -> {"fw", "snapshot"}: every dashboard that said hello, paired or not
+        self.status = {}  # dev -> connected / silent / lost
+        self.errors = []  # short messages for the table (a dashboard action the rules refused)
+        self.changed = 0  # counts notes that may change what the screen shows
+
+    def attach(self, referee):
+        self.referee = referee
+        if referee is not None:
+            for dev, info in self.seen.items():
+                seat = referee.seat_of(dev)
+                if seat is not None and info.get("snapshot") is not None:
+                    referee.reconcile(seat, info["snapshot"])
+            self.push()
+
+    def poll(self, limit=500):
+        """Drain up to `limit` notes, act on them, push commands. Returns the number of notes handled."""
+        notes = []
+        for _ in range(limit):
+            try:
+                notes.append(self.transport.events.get_nowait())
+            except queue.Empty:
+                break
+        # Events first: a dashboard reports an action before the state it led to.
+        for note in notes:
+            if note[0] == "event":
+                self._event(note)
+        for note in notes:
+            kind = note[0]
+            if kind == "hello":
+                _, dev, info = note
+                self.seen[dev] = {"fw": info.get("fw"), "snapshot": info.get("s")}
+                self.status[dev] = "connected"
+                self._reconcile(dev, info.get("s"))
+            elif kind == "status":
+                self.status[note[1]] = note[2]
+            elif kind == "state":
+                dev, snap = note[1], note[2]
+                if dev in self.seen:
+                    self.seen[dev]["snapshot"] = snap
+                if not self.transport.pending(dev):
+                    self._reconcile(dev, snap)
+            elif kind == "done":
+                if note[1] in self.seen:
+                    self.seen[note[1]]["snapshot"] = note[3]
+            elif kind == "refused":
+                self._reconcile(note[1], self.transport.snapshot(note[1]))
+        if notes:
+            self.changed += 1
+        self.push()
+        return len(notes)
+
+    def _event(self, note):
+        _, dev, _eid, name, args = note
+        ref = self.referee
+        seat = ref.seat_of(dev) if ref is not None else None
+        if seat is None:
+            return
+        err = ref.on_dashboard_event(seat, name, args)
+        if err is not None:
+            self.errors.append("%s: %s" % (ref.race.names[seat], err))
+
+    def _reconcile(self, dev, snap):
+        ref = self.referee
+        seat = ref.seat_of(dev) if ref is not None else None
+        if seat is not None and isinstance(snap, dict):
+            ref.reconcile(seat, snap)
+
+    def push(self):
+        """Hand the referee's commands to the transport; a seat with no dashboard is resynced on pairing."""
+        ref = self.referee
+        if ref is None:
+            return 0
+        n = 0
+        for seat, cid, name, args in ref.take_commands():
+            dev = ref.pairs.get(seat)
+            if dev is not None:
+                self.transport.send(dev, name, args, cid)
+                n += 1
+        return n
+
+    def dashboards(self):
+        """Every dashboard seen, sorted, with its link status."""
+        return [(dev, self.status.get(dev, LOST)) for dev in sorted(self.seen)]
+
+    def link_of(self, seat):
+        ref = self.referee
+        dev = ref.pairs.get(seat) if ref is not None else None
+        if dev is None:
+            return None, "none"
+        return dev, self.status.get(dev, LOST)

@@ -3,6 +3,8 @@
 link.rtt_p50_ms / link.rtt_p99_ms   a tablet command until its ack reaches the app's queue, whole stack
 link.bare_rtt_p50_ms                same-run baseline: one line echoed by a bare MicroPython poll loop, same pty
 link.six_dashboards_ok              1 when 6 dashboards x 20 state frames/s for 30 s arrive with no loss, no backlog
+link.rtt_unsaved_p50_ms             diagnostic: the command RTT with the dashboard's atomic save before the ack
+                                    switched off (unsafe, bench only): what the rest of the stack costs
 """
 
 import os
@@ -44,15 +46,16 @@ def _percentile(xs, q):
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
 
-def link_rtt(tmpdir):
-    dash, path = direct_dashboard(tmpdir, "rtt")
+def link_rtt(tmpdir, save=True):
+    dev = "rtt" if save else "rtt-unsaved"
+    dash, path = direct_dashboard(tmpdir, dev, env=None if save else {"F1_LINK_NOSAVE": "1"})
     usb = FakeUsb()
     usb.paths.append(path)
     t = transport(usb)
     notes = Notes(t)
     try:
         deadline = time.monotonic() + 10
-        while t.status("rtt") != "connected" and time.monotonic() < deadline:
+        while t.status(dev) != "connected" and time.monotonic() < deadline:
             time.sleep(0.01)
         notes.drain()
         rtts = []
@@ -60,7 +63,7 @@ def link_rtt(tmpdir):
             args = {"card": "SS"}
             name = "deal" if i % 2 == 0 else "take"
             t0 = time.perf_counter()
-            cid = t.send("rtt", name, args)
+            cid = t.send(dev, name, args)
             while True:
                 n = t.events.get(timeout=5)
                 if n[0] in ("done", "refused") and n[2] == cid:
@@ -105,12 +108,14 @@ def main(seconds=30.0):
     with tempfile.TemporaryDirectory() as tmp:
         bare = bare_rtt(tmp)
         rtts = link_rtt(tmp)
+        unsaved = link_rtt(tmp, save=False)
         s = soak(tmp, dashboards=6, hz=20, seconds=seconds)
     figures = {
         "link.rtt_p50_ms": round(statistics.median(rtts), 3),
         "link.rtt_p99_ms": round(_percentile(rtts, 0.99), 3),
         "link.bare_rtt_p50_ms": round(statistics.median(bare), 3),
         "link.six_dashboards_ok": s["ok"],
+        "link.rtt_unsaved_p50_ms": round(statistics.median(unsaved), 3),
     }
     record(figures)
     print("link:", figures, "soak:", s)

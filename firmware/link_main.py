@@ -3,6 +3,7 @@
 #   F1_DASH_ID      the dashboard id (machine.unique_id() on a Pico)
 #   F1_LINK_STORE   the save file (default link_state.json)
 #   F1_LINK_STATE_HZ  push this many state frames a second (load testing; default 0)
+#   F1_LINK_NOSAVE  1: skip the save before the ack (bench only, to show what the save costs; NOT safe)
 import json
 import os
 import time
@@ -44,7 +45,12 @@ def main():
     def apply(name, args):
         f1car.apply_command(car, name, args)
 
-    link = DashboardLink(car.snapshot, apply, on_applied=lambda ids: save(path, car, ids), done=done)
+    def applied(ids):
+        if not nosave:
+            save(path, car, ids)
+
+    nosave = _env("F1_LINK_NOSAVE", "") == "1"
+    link = DashboardLink(car.snapshot, apply, on_applied=applied, done=done)
     period = 1000 // hz if hz else 0
     next_push = time.ticks_ms()
     while not link.eof:

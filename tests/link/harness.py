@@ -30,8 +30,9 @@ def raw_pty():
 class Dashboard:
     """One dashboard process; its state is saved in `store` (what the firmware would keep in flash)."""
 
-    def __init__(self, tmpdir, dev="dash-1", heap="192K", state_hz=0):
+    def __init__(self, tmpdir, dev="dash-1", heap="192K", state_hz=0, env=None):
         self.dev = dev
+        self.env = env or {}
         self.store = os.path.join(str(tmpdir), dev + ".json")
         self.heap = heap
         self.state_hz = state_hz
@@ -45,7 +46,7 @@ class Dashboard:
         else:
             slave = stdio_fd
         env = dict(os.environ, MICROPYPATH=mpy.micropypath(), F1_DASH_ID=self.dev, F1_LINK_STORE=self.store,
-                   F1_LINK_STATE_HZ=str(self.state_hz))
+                   F1_LINK_STATE_HZ=str(self.state_hz), **self.env)
         cmd = [mpy.micropython_path(), "-X", "heapsize=" + self.heap, "firmware/link_main.py"]
         self.proc = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=mpy.ROOT)
         if stdio_fd is None:
@@ -261,10 +262,10 @@ class Notes:
         return [n[2] for n in self.all if n[0] in ("done", "refused") and (dev is None or n[1] == dev)]
 
 
-def direct_dashboard(tmpdir, dev, state_hz=0):
+def direct_dashboard(tmpdir, dev, state_hz=0, env=None):
     """A dashboard on one pty with no relay: micropython on the master side, the slave path for pyserial."""
     m, s = raw_pty()
-    d = Dashboard(tmpdir, dev, state_hz=state_hz)
+    d = Dashboard(tmpdir, dev, state_hz=state_hz, env=env)
     d.start(stdio_fd=m)
     os.close(m)
     d.slave = s  # kept open so the pty lives while the tablet reopens it

@@ -78,7 +78,9 @@ def test_unplug_and_replug_mid_command(rig):
     assert wait_for(lambda: ("port", "gone") in [(n[0], n[2]) for n in notes.of("port")], 1.0)
     assert wait_for(lambda: t.status("dash-1") == LOST, 1.0)
     relay.up.blackhole = False
-    usb.paths.append(relay.plug())  # a new device node, as after a real replug
+    path = relay.plug()  # a new device node, as after a real replug
+    usb.paths.append(path)
+    assert wait_for(lambda: (path, "open") in [(n[1], n[2]) for n in notes.of("port")], 1.0)
     assert _all_answered(notes, cmds)
     _check_exactly_once(dash, t, notes, cmds)
     assert len(notes.of("hello")) >= 2

@@ -1,0 +1,92 @@
+"""The real app in a real window (SDL's offscreen driver), played by touching its widgets: setup, pairing,
+a turn with a corner roll, a pit stop, an undo, laps to the finish, results and history; and a kill in the
+middle of a race, a restart, and the same game on the tablet and on every dashboard.
+
+Each run is its own process (Kivy has one window per process), driven by tests/companion/appdriver.py.
+Screenshots go to screenshots/ (gitignored)."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHOTS = os.path.join(ROOT, "screenshots")
+
+
+def start(scenario, out, data, seed=None):
+    env = dict(os.environ, F1_COMPANION_DATA=str(data), PYTHONPATH=ROOT)
+    if seed is not None:
+        env["F1_COMPANION_SEED"] = str(seed)
+    return subprocess.Popen([sys.executable, "-m", "tests.companion.appdriver", scenario, str(out), SHOTS],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def run(scenario, tmp_path, data, seed=None, timeout=90):
+    out = tmp_path / (scenario + ".json")
+    proc = start(scenario, out, data, seed)
+    try:
+        _, err = proc.communicate(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert out.exists(), err.decode(errors="replace")[-3000:]
+    seen = json.loads(out.read_text())
+    assert "error" not in seen, seen["error"]
+    return seen
+
+
+def test_setup_pairing_corner_pit_undo_finish_results_history(tmp_path):
+    seen = run("tour", tmp_path, tmp_path / "data", seed=7)
+    assert seen["roll"].endswith("Yellow moves first, then clockwise.")
+    assert seen["speed_from_dashboard"] == 60  # set with the virtual dashboard's buttons
+    assert "no penalty: 21/36 (58%)" in seen["odds"]  # the advisor, before the roll
+    assert seen["rolling"] == 1  # the dice animation ran
+    roll = seen["last_roll"]
+    assert seen["dice_faces"] == roll["dice"] and len(roll["dice"]) == 2
+    assert seen["chart_row"] == "%s: %s" % (roll["row"], roll["outcome"].upper())
+    assert seen["dashboard_after_roll"] == seen["before_undo"]  # the result reached the dashboard
+    assert seen["after_undo"]["rolled"] == 0 and seen["undo_message"].startswith("Undone: ")
+    assert seen["pit_status"] == "pit" and " in the pit: " in seen["pit_message"]
+    assert seen["game_over"] == 1
+    assert seen["results"][0][0] == 1 and "finished, 2 spaces over the line" in seen["results"][0][3]
+    history = seen["history"].splitlines()
+    assert any("(undone)" in line for line in history) and "UNDO" in history
+    for name in ("1-setup", "2-pairing", "3-race-corner", "4-race-pit", "5-results", "6-history"):
+        assert os.path.getsize(os.path.join(SHOTS, name + ".png")) > 10000
+
+
+def test_kill_mid_race_then_resume_the_same_game_everywhere(tmp_path):
+    data = tmp_path / "data"
+    out = tmp_path / "before.json"
+    proc = start("play_then_idle", out, data)
+    try:
+        end = time.monotonic() + 60
+        while not out.exists() and proc.poll() is None and time.monotonic() < end:
+            time.sleep(0.05)
+        assert out.exists(), proc.stderr.read().decode(errors="replace")[-3000:] if proc.poll() is not None else ""
+        before = json.loads(out.read_text())
+        assert "error" not in before, before["error"]
+        os.kill(proc.pid, signal.SIGKILL)  # no goodbye, mid-turn
+        proc.wait(5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    # Its virtual dashboards die with it (they are the app's children) ...
+    end = time.monotonic() + 5
+    while any(os.path.exists("/proc/%d" % pid) for pid in before["children"]) and time.monotonic() < end:
+        time.sleep(0.05)
+    for pid in before["children"]:
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                assert f.read().split()[2] == "Z", "dashboard %d outlived the app" % pid
+        except FileNotFoundError:
+            pass
+    # ... and come back with the app, from their own saved state, resynchronised by the table.
+    after = run("resume", tmp_path, data)
+    assert after["table"] == before["table"]
+    assert after["pairs"] == before["pairs"]
+    for seat, dev in after["pairs"].items():
+        assert after["dashboards"][dev] == after["table"]["cars"][int(seat)]

@@ -1,0 +1,110 @@
+"""The bridge between the referee and real dashboards, without a window: virtual dashboards (the real
+firmware on the `micropython` unix port) over ptys, the pyserial transport, the referee's commands."""
+
+import os
+import time
+
+import pytest
+
+from companion.link_bridge import LinkBridge
+from companion.referee.referee import Referee
+from companion.transport import Transport
+from companion.ui_logic import RaceView
+from companion.virtual import VirtualPorts
+from tests.firmware.dash import text_rows
+
+FAST = {"hello_retry": 150, "command_retry": 250, "heartbeat": 400, "silent": 1000, "scan_s": 0.1}
+
+
+@pytest.fixture
+def table(tmp_path):
+    ports = VirtualPorts(real=False)
+    transport = Transport(ports, FAST)
+    transport.start()
+    ref = Referee.new(str(tmp_path / "g.db"), ["Ann", "Bob"], 3, seed=11)
+    bridge = LinkBridge(transport, ref)
+    yield ports, transport, ref, bridge, str(tmp_path)
+    transport.stop()
+    ports.stop()
+    ref.close()
+
+
+def pump(bridge, pred, timeout=15):
+    """Poll as the app's Clock would, until pred() holds."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        bridge.poll()
+        if pred():
+            return True
+        time.sleep(0.01)
+    return pred()
+
+
+def agree(ports, ref, transport):
+    for seat, dev in ref.pairs.items():
+        d = ports.virtual[dev]
+        if d.state is None or d.state.get("car") != ref.race.cars[seat].snapshot():
+            return False
+    return not transport.pending()
+
+
+def test_dashboards_appear_then_follow_the_table_and_the_player(table):
+    ports, transport, ref, bridge, work = table
+    for dev in ("virtual-1", "virtual-2"):
+        ports.add(work, dev)
+    assert pump(bridge, lambda: [d for d, s in bridge.dashboards() if s == "connected"] == ["virtual-1", "virtual-2"])
+    assert transport.pending() == []  # nobody paired: nothing is sent to anyone
+    ref.pair(0, "virtual-1")
+    ref.pair(1, "virtual-2")
+    bridge.push()
+    assert pump(bridge, lambda: agree(ports, ref, transport))
+    assert bridge.link_of(0) == ("virtual-1", "connected")
+    # The first player sets 60 on the dashboard itself: the table follows.
+    first = ports.virtual["virtual-1"]
+    for button in ("OK", "UP", "UP", "UP", "OK"):
+        assert first.tap(button)
+        time.sleep(0.05)
+    assert pump(bridge, lambda: ref.race.cars[0].speed_set == 1)
+    assert ref.race.cars[0].speed == 60
+    view = RaceView(ref, bridge)
+    view.pick(corner=0, lane=0)  # 20 over at Corner 1: the dice are thrown
+    ev = view.roll_corner()
+    assert len(ev["dice"]) == 2
+    assert pump(bridge, lambda: agree(ports, ref, transport))
+    d1, d2 = ev["dice"]
+    assert pump(bridge, lambda: text_rows(first.image)[0] == "DICE %d+%d" % (d1, d2), 5), text_rows(first.image)
+    # A mistake, taken back: the dashboard returns to the state before the roll.
+    view.undo()
+    assert pump(bridge, lambda: agree(ports, ref, transport))
+    assert first.state["car"]["rolled"] == 0
+
+
+def test_a_press_out_of_turn_changes_nothing_anywhere(table):
+    ports, transport, ref, bridge, work = table
+    ports.add(work, "virtual-2")
+    ref.pair(1, "virtual-2")
+    bridge.push()
+    assert pump(bridge, lambda: agree(ports, ref, transport))
+    second = ports.virtual["virtual-2"]
+    second.tap("OK")  # not this car's turn: the linked dashboard refuses by itself
+    time.sleep(0.2)
+    bridge.poll()
+    assert ref.race.seat == 0 and ref.race.cars[1].speed_set == 0
+    assert bridge.errors == [] and agree(ports, ref, transport)
+
+
+def test_a_replaced_dashboard_is_brought_back_to_the_table(table):
+    ports, transport, ref, bridge, work = table
+    ports.add(work, "virtual-1")
+    ref.pair(0, "virtual-1")
+    bridge.push()
+    view = RaceView(ref, bridge)
+    view.set_speed(40)
+    assert pump(bridge, lambda: agree(ports, ref, transport))
+    # Power cut and its saved state lost: it comes back as a fresh dashboard, says hello, is resynced.
+    old = ports.virtual.pop("virtual-1")
+    old.stop()
+    os.remove(old.state_path)
+    fresh = ports.add(work, "virtual-1")
+    assert pump(bridge, lambda: fresh.state is not None and fresh.state.get("car", {}).get("speed") == 40)
+    assert pump(bridge, lambda: agree(ports, ref, transport))

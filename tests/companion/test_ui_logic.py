@@ -1,0 +1,150 @@
+"""The screens' presenters, driven without a window: setup, the seat roll, the race screen's actions, the
+risk advisor, the Penalty Chart row shown after a roll, history, results, and finding a saved game."""
+
+import os
+import sqlite3
+
+import pytest
+
+from shared_rules.f1 import charts
+from shared_rules.f1.status import PIT
+
+from companion import storage, ui_logic
+from companion.referee.referee import Referee
+
+
+@pytest.fixture
+def data(tmp_path, monkeypatch):
+    monkeypatch.setenv("F1_COMPANION_DATA", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def new_view(tmp_path, names=("Ann", "Bob", "Cy"), seed=42, laps=3):
+    form = ui_logic.SetupForm()
+    form.set_count(len(names))
+    form.names[: len(names)] = list(names)
+    form.set_laps(laps)
+    ref = form.start(str(tmp_path / "g.db"), seed=seed)
+    return ui_logic.RaceView(ref)
+
+
+def test_setup_limits_and_a_bad_setup_writes_nothing(tmp_path):
+    form = ui_logic.SetupForm()
+    form.set_count(9)
+    form.set_laps(1)
+    assert form.count == 6 and form.laps == 3  # "2 to 6 players", laps 3 to 10
+    form.set_count(1)
+    form.set_laps(11)
+    assert form.count == 2 and form.laps == 10
+    form.names[1] = "   "
+    with pytest.raises(Exception, match="every player needs a name"):
+        form.start(str(tmp_path / "bad.db"))
+    assert not os.path.exists(tmp_path / "bad.db")
+    form.toggle(charts.FREE_40, True)
+    form.toggle(charts.WORN_OUT, True)
+    form.toggle(charts.FREE_40, False)
+    assert form.rules == charts.WORN_OUT
+
+
+def test_seat_roll_gives_yellow_to_the_highest_throw(tmp_path):
+    """"Each player throws both dice; the highest throw takes the yellow car"."""
+    view = new_view(tmp_path, names=("Ann", "Bob", "Cy", "Di"), seed=5)
+    roll = ui_logic.seat_roll(view.race)
+    assert [c for c, _n, _t in roll] == ["yellow", "orange", "green", "red"]
+    last_throws = {name: throws[-1] for _c, name, throws in roll}
+    assert last_throws[roll[0][1]] == max(last_throws.values())
+    text = ui_logic.seat_roll_text(view.race)
+    assert text.splitlines()[0].startswith("YELLOW  %s  threw" % roll[0][1])
+
+
+def test_risk_advisor_counts_all_36_throws_and_matches_the_roll(tmp_path):
+    view = new_view(tmp_path)
+    view.set_speed(60)
+    view.pick(corner=0, lane=0)  # Corner 1, inner lane: 40 -> 20 over
+    odds = view.odds()
+    assert sum(n for _t, n, _p in odds) == 36
+    assert odds == [("no penalty", 21, 58), ("tyre +1", 11, 31), ("SPIN", 4, 11)]
+    assert "20 over, tyres 0" in view.odds_text()
+    ev = view.roll_corner()
+    d1, d2 = ev["dice"]
+    assert view.last_roll["outcome"] == ui_logic.outcome_text(charts.dice_penalty(20, 0, d1, d2))
+    assert view.last_roll["row"].endswith("column +20")
+
+
+@pytest.mark.parametrize("d1,d2,row", [(1, 1, "2, 12, 3/3, 4/4"), (3, 3, "3/3"), (4, 4, "4/4"), (1, 2, "3, 11"),
+                                       (2, 4, "6, 10"), (2, 6, "4, 5, 8"), (3, 4, "7, 9"), (6, 5, "3, 11")])
+def test_chart_row_names_the_row_the_throw_used(d1, d2, row):
+    """"3/3 and 4/4" have rows of their own, apart from the other 6s and 8s."""
+    assert ui_logic.chart_row(40, (d1, d2)) == "Penalty Chart row %s, column +40" % row
+    assert ui_logic.chart_row(20, (d1, d2)).endswith("column +20")
+
+
+def test_refused_actions_say_why_and_change_nothing(tmp_path):
+    view = new_view(tmp_path)
+    before = view.race.snapshot()
+    assert view.roll_corner() is None and view.message == "set the speed first"
+    assert view.pit() is None and view.message
+    assert view.set_speed(100) is None and view.message == "at most +60 per turn"
+    assert view.undo() is None and view.message == "nothing to undo"
+    assert view.race.snapshot() == before
+
+
+def test_a_turn_pit_undo_and_finish_through_the_presenter(tmp_path):
+    view = new_view(tmp_path, names=("Ann", "Bob"), seed=3)
+    first = view.race.names[0]
+    assert view.rows()[0]["active"] == 1 and view.rows()[1]["active"] == 0
+    assert view.speed_choices() == [0, 20, 40, 60]
+    view.set_speed(40)
+    view.pit()
+    assert view.race.cars[0].status == PIT
+    assert view.last_pit[0] == first and view.message.startswith("%s in the pit: " % first)
+    assert "IN PIT" in view.rows()[0]["status"]
+    view.undo()
+    assert view.race.cars[0].status != PIT and view.message.startswith("Undone: %s: pit" % first)
+    lines = view.history_lines()
+    assert lines[-2].endswith("(undone)") and lines[-1] == "UNDO"
+    view.end_turn()
+    assert view.rows()[1]["active"] == 1
+    # Three laps each; the first to finish ends the race at the end of that round.
+    while not view.race.game_over:
+        car = view.active_car()
+        if not car.speed_set:
+            view.set_speed(view.speed_choices()[-1])
+        view.lap(3 if car.laps_left == 1 else 0)
+        view.end_turn()
+    results = view.results()
+    assert results[0][0] == 1 and results[0][3] == "finished, 3 spaces over the line"
+    assert view.active() is None and view.odds() == []
+    series = ui_logic.chart_series(view.ref)
+    assert [len(pts) for _n, _c, pts in series] == [3, 3]
+
+
+def test_block_and_corner_choices(tmp_path):
+    view = new_view(tmp_path)
+    view.set_speed(60)
+    assert view.corner_names()[:2] == ["Corner 1", "Corner 2"]
+    view.pick(corner=4)
+    assert view.lanes() == [40, 40, 80, 80]
+    view.pick(lane=3)
+    assert view.safety() == 80
+    view.pick(lane=9)  # no such lane: unchanged
+    assert view.lane == 3
+    assert view.block(60) is None  # the blocker must be slower or faster
+    ev = view.block(20)
+    assert ev is not None and view.race.cars[0].speed == 20 and "blocked" in view.message
+
+
+def test_game_in_progress_and_a_damaged_one(data, tmp_path):
+    assert storage.game_in_progress() is None
+    path = storage.new_game_path()
+    assert path.startswith(str(data))
+    ref = Referee.new(path, ["Ann", "Bob"], 3, seed=1)
+    ref.close()
+    assert storage.game_in_progress() == (path, None)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE events SET crc = crc + 1 WHERE seq = 1")
+    db.commit()
+    db.close()
+    found = storage.game_in_progress()
+    assert found[0] == path and "damaged at entry 1" in found[1]
+    assert os.path.isdir(storage.dashboards_dir(path))

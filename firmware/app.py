@@ -2,6 +2,7 @@
 # handful of asyncio tasks. A button press is handled at once, to the end: state changed, screen redrawn
 # (changed pages only), state frame written to the tablet. Saving is the only slow thing and runs apart.
 import asyncio
+import gc
 import json
 import os
 import time
@@ -20,6 +21,7 @@ from firmware.ui import Ui
 
 DEFAULT_LAPS = 3
 TICK_MS = 100  # time-outs, the tablet indicator, the turn LED
+GC_IDLE_MS = 250  # collect garbage in the pauses between presses, never in the middle of one
 LINK_POLL_MS = 5
 
 
@@ -41,6 +43,8 @@ class App:
         self.dirty = 0
         self.save_wanted = asyncio.Event()
         self.touched = 0
+        self.gc_due = 0
+        self.last_activity = time.ticks_ms()
         self.was_linked = -1
         self.led_on = -1
         done, events, error = self.restore()
@@ -140,6 +144,8 @@ class App:
 
     def refresh(self):
         self.touched = 0
+        self.gc_due = 1
+        self.last_activity = time.ticks_ms()
         linked = self.linked()
         self.was_linked = linked
         render(self.display.fb, self.ui, linked)
@@ -171,10 +177,14 @@ class App:
     async def tick_task(self):
         while True:
             await asyncio.sleep_ms(TICK_MS)
-            if self.ui.tick(time.ticks_ms()) or self.linked() != self.was_linked:
+            now = time.ticks_ms()
+            if self.ui.tick(now) or self.linked() != self.was_linked:
                 self.touched = 1
             if self.touched:
                 self.refresh()
+            elif self.gc_due and time.ticks_diff(now, self.last_activity) >= GC_IDLE_MS:
+                self.gc_due = 0
+                gc.collect()
 
     async def run(self):
         self.refresh()

@@ -118,11 +118,12 @@ def _setup(d, laps, errors):
         errors.append(e)
 
 
-def run_race(workdir, players=6, laps=10, seed=1962, heap="256K", path_extra=(), max_rounds=80, env=None):
+def run_race(workdir, players=6, laps=10, seed=1962, heap="256K", path_extra=(), max_rounds=80, env=None,
+             micropypath=None, cwd=None):
     rnd = random.Random(seed)
     stats = dict(missed=0, spins=0, braked=0, dice=0, cards=0, pits=0, laps=0, rounds=0)
-    dashes = [VirtualDashboard(workdir, dev="seat%d" % (i + 1), heap=heap, path_extra=path_extra, env=env)
-              for i in range(players)]
+    dashes = [VirtualDashboard(workdir, dev="seat%d" % (i + 1), heap=heap, path_extra=path_extra, env=env,
+                               micropypath=micropypath, cwd=cwd) for i in range(players)]
     try:
         for d in dashes:
             d.start()

@@ -6,6 +6,7 @@ import subprocess
 import threading
 import time
 
+from firmware import store
 from shared_rules.link import tablet
 from tests.firmware.dash import VirtualDashboard
 
@@ -78,7 +79,7 @@ def test_a_turn_driven_by_the_tablet(tmp_path):
         d.tap("OK")
         assert d.rows()[7] == "NOT YOUR TURN"
         assert t.command("c1", "deal", {"card": "QR"})[0] == "done"
-        assert d.rows()[0] == "CARD DEALT"
+        d.wait(lambda: d.rows()[0] == "CARD DEALT")  # the screen follows the ack on its own channel
         d.tap("OK")
         assert t.command("c2", "turn", {"on": 1})[0] == "done"
         d.wait(lambda: d.rows()[0].startswith("SET SPEED"))  # the turn opens the speed dial at once
@@ -88,16 +89,17 @@ def test_a_turn_driven_by_the_tablet(tmp_path):
         assert ev[4] == {"v": 40}
         st = t.wait_note(lambda n: n[0] == "state" and n[2]["speed"] == 40)
         assert st[2]["speed_set"] == 1
-        saves = d.saves
         done = t.command("c3", "pen", {"tyre": 1, "brake": 0, "spin": 0, "dice": 34})
         assert done[3]["tyre"] == 1
-        assert d.saves > saves  # saved before the ack reached the tablet
-        assert d.rows()[0] == "DICE 3+4"
+        with open(d.state_path, "rb") as f:  # read the moment the ack is in: the save came first
+            saved = store.decode(f.read())
+        assert saved["car"]["tyre"] == 1 and ["c3", ""] in saved["done"]
+        d.wait(lambda: d.rows()[0] == "DICE 3+4")
         assert d.rows()[2] == "Tyre +1, brake"
         refused = t.command("c4", "speed", {"v": 170})
         assert refused[0] == "refused" and d.car()["speed"] == 40
         assert t.command("c5", "turn", {"on": 0})[0] == "done"
-        assert d.car()["my_turn"] == 0
+        d.wait(lambda: d.car()["my_turn"] == 0)
     finally:
         t.stop()
         d.kill()
@@ -109,7 +111,7 @@ def test_a_command_is_never_applied_twice_across_a_restart(tmp_path):
         t.command("k1", "turn", {"on": 1})
         d.tap("UP", "OK")
         t.command("k2", "lap", {})
-        assert d.car()["laps_left"] == 2
+        d.wait(lambda: d.car()["laps_left"] == 2)
     finally:
         t.stop()
         d.kill()
@@ -119,8 +121,9 @@ def test_a_command_is_never_applied_twice_across_a_restart(tmp_path):
         t2.wait_note(lambda n: n[0] == "hello")
         assert d.car()["laps_left"] == 2
         again = t2.command("k2", "lap", {})
-        assert again[0] == "done"
-        assert d.car()["laps_left"] == 2  # acknowledged again, applied once
+        assert again[0] == "done" and again[3]["laps_left"] == 2  # acknowledged again, applied once
+        d.send("Q")
+        assert d.car()["laps_left"] == 2
     finally:
         t2.stop()
         d.kill()

@@ -1,0 +1,104 @@
+"""Dashboard firmware figures, on the `micropython` unix port with the firmware loaded from .mpy files:
+
+- firmware.min_heap_kb: the smallest -X heapsize (KB) with which six virtual dashboards finish the scripted
+  10-lap race (tests/firmware/race_script.py); target at most 64.
+- firmware.button_to_frame_us_p50/_p99: from a button press sent on the viewer channel to the firmware's
+  acknowledgement, which it sends only after the press is handled, the screen redrawn (changed pages out)
+  and the state frame written to the link; target p99 at most 2000.
+- firmware.channel_rtt_us_p50: the same round trip for a line that does nothing (the baseline, same run).
+"""
+
+import os
+import statistics
+import tempfile
+import time
+
+from bench.results import record
+from tests import mpy
+from tests.firmware.dash import VirtualDashboard
+from tests.firmware.race_script import run_race
+from tools.mpy_build import compile_package
+
+HEAP_TARGET_KB = 64
+P99_TARGET_US = 2000
+
+
+def build(out):
+    """Compile to .mpy; returns (MICROPYPATH, working directory) that load only those .mpy files. (With
+    `micropython -c`, sys.path starts with "" - the working directory - so it must not be the repo.)"""
+    for pkg in ("shared_rules", "firmware"):
+        compile_package(os.path.join(mpy.ROOT, pkg), out)
+    return ".frozen:" + out, out
+
+
+def race_fits(where, heap_kb):
+    with tempfile.TemporaryDirectory() as work:
+        try:
+            finals, _screens, _stats = run_race(work, heap="%dK" % heap_kb, micropypath=where[0], cwd=where[1])
+        except Exception:  # out of memory shows as a dashboard that stops answering
+            return False
+    return all(c["status"] == "finished" for c in finals)
+
+
+def smallest_heap_kb(where, lo=16, hi=256):
+    if not race_fits(where, hi):
+        raise RuntimeError("the race does not finish even with %d KB" % hi)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if race_fits(where, mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def timed(d, line):
+    t0 = time.perf_counter()
+    d.send(line)
+    return (time.perf_counter() - t0) * 1e6
+
+
+def press_latencies(where, turns=120):
+    """Button presses of real turns: dial, confirm (state frame), menu, end turn; release untimed."""
+    presses, idle = [], []
+    with tempfile.TemporaryDirectory() as work:
+        d = VirtualDashboard(work, dev="bench", micropypath=where[0], cwd=where[1])
+        d.start()
+        try:
+            for _ in range(turns):
+                for key in ("OK", "UP", "UP", "DOWN", "OK", "DOWN", "DOWN", "DOWN", "OK"):
+                    time.sleep(0.008)  # past the debounce time: the press is taken at once
+                    presses.append(timed(d, "P " + key))
+                    time.sleep(0.008)
+                    d.send("R " + key)
+                    idle.append(timed(d, "N"))
+                if d.car()["laps_left"] == 0:
+                    break
+        finally:
+            d.kill()
+    presses.sort()
+    return presses, idle
+
+
+def main():
+    with tempfile.TemporaryDirectory() as out:
+        where = build(out)
+        presses, idle = press_latencies(where)
+        p50 = statistics.median(presses)
+        p99 = presses[min(len(presses) - 1, int(len(presses) * 0.99))]
+        heap = smallest_heap_kb(where)
+    figures = {
+        "firmware.min_heap_kb": heap,
+        "firmware.min_heap_kb.target": HEAP_TARGET_KB,
+        "firmware.button_to_frame_us_p50": round(p50),
+        "firmware.button_to_frame_us_p99": round(p99),
+        "firmware.button_to_frame_us.target_p99": P99_TARGET_US,
+        "firmware.channel_rtt_us_p50": round(statistics.median(idle)),
+    }
+    record(figures)
+    for k, v in sorted(figures.items()):
+        print("  %-42s %s" % (k, v))
+
+
+if __name__ == "__main__":
+    main()

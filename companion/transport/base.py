@@ -87,8 +87,13 @@ class Transport:
             if d is None:
                 d = self.devices[dev] = tablet.Device(dev)
             d.submit(cmd_id, name, args)
-            if d.session is not None:
-                d.session.pump(_now_ms())
+            session = d.session
+            if session is not None:
+                session.pump(_now_ms())
+        if session is not None:  # send now rather than at the reader's next turn
+            for w in list(self.workers.values()):
+                if w.session is session:
+                    w.flush()
         return cmd_id
 
     def pending(self, dev=None):
@@ -169,6 +174,9 @@ class _PortWorker:
         self.key = key
         self.port = port
         self.running = True
+        self.out = []  # frames the session wrote, guarded by transport.lock; sent by flush()
+        self.wlock = threading.Lock()
+        self.write_timeouts = 0
         with transport.lock:
             self.session = tablet.Session(self._write, transport.devices, _now_ms(), transport.timing)
         self.thread = threading.Thread(target=self._loop, name="link-" + str(key), daemon=True)
@@ -179,11 +187,25 @@ class _PortWorker:
     def alive(self):
         return self.running and self.thread.is_alive()
 
-    def _write(self, frame):
-        try:
-            self.port.write(frame)
-        except Exception:  # unplugged: the reader notices and ends the session
-            self.running = False
+    def _write(self, data):
+        self.out.append(data)  # called with transport.lock held: no I/O here
+
+    def flush(self):
+        """Write what the session queued, outside transport.lock: a dashboard that stops reading (hung, its
+        USB buffer full) then blocks only its own port, never the others."""
+        with self.wlock:
+            with self.t.lock:
+                data = b"".join(self.out)
+                self.out = []
+            if not data:
+                return
+            try:
+                self.port.write(data)
+            except Exception as e:
+                if type(e).__name__ == "SerialTimeoutException":
+                    self.write_timeouts += 1  # frames lost like on a bad line: the protocol resends
+                else:
+                    self.running = False  # unplugged: the reader notices and ends the session
 
     def _loop(self):
         t = self.t
@@ -195,6 +217,7 @@ class _PortWorker:
                 with t.lock:
                     notes = self.session.feed(data, now) if data else []
                     self.session.tick(now)
+                self.flush()
                 t._post(notes)
         except Exception:  # the port went away (unplugged, dashboard reset): the scanner reopens it
             pass

@@ -29,7 +29,7 @@ class PyserialPorts(PortSource):
         port.port = key
         port.baudrate = 115200  # ignored by USB CDC, needed by real UARTs
         port.timeout = READ_TIMEOUT_S
-        port.write_timeout = 1
+        port.write_timeout = 0.5  # a dashboard that stops reading must not hold its port's thread for long
         port.dtr = True  # the Pico sends nothing until the host asserts DTR
         port.open()
         return port

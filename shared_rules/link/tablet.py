@@ -3,7 +3,8 @@
 from shared_rules.link import codec
 from shared_rules.link.ids import IdRing
 
-HELLO_RETRY_MS = 300  # ask again for a hello this often until one comes
+HELLO_RETRY_MS = 300  # ask again for a hello after this long, then twice as long each time, up to 8 times
+# (a Pico sitting at its REPL echoes every "hi" back with a traceback: no need to do that three times a second)
 COMMAND_RETRY_MS = 400  # resend an unanswered command this often
 HEARTBEAT_MS = 1000  # send a heartbeat after this long without sending anything
 SILENT_MS = 2500  # no frame for this long: the dashboard is "silent"
@@ -53,6 +54,7 @@ class Session:
         self.last_rx = None
         self.last_tx = now_ms
         self.last_hi = None
+        self.hello_wait = self.hello_retry
         self.last_n = -1
         self.bad_frames = 0
         self.incompatible = False
@@ -151,6 +153,7 @@ class Session:
             d.session.device = None  # the dashboard moved to this port (replugged)
         self.device = d
         d.session = self
+        self.hello_wait = self.hello_retry
         d.sent_ms = None  # whatever was in flight is resent now; the dashboard drops a repeat
         n = msg.get("n")
         self.last_n = n if isinstance(n, int) else -1
@@ -184,8 +187,9 @@ class Session:
     def tick(self, now_ms):
         d = self.device
         if d is None or d.session is not self:
-            if now_ms - self.last_hi >= self.hello_retry:
+            if now_ms - self.last_hi >= self.hello_wait:
                 self.hi(now_ms)
+                self.hello_wait = min(self.hello_wait * 2, self.hello_retry * 8)
         elif d.sent_ms is not None and now_ms - d.sent_ms >= self.command_retry:
             self._send_command(d, now_ms)
         else:

@@ -224,3 +224,13 @@ def test_a_refusing_handler_must_use_rule_error_codes():
     t.submit([["a.1", "lap", {}]])
     t.run(300)
     assert [n[3:] for n in t.notes if n[0] == "refused"] == [("nope", "not ?now?")]
+
+
+def test_a_port_that_never_says_hello_is_asked_less_and_less_often():
+    sent = []
+    s = tablet.Session(sent.append, {}, 0)
+    for now in range(0, 20000, 50):
+        s.tick(now)
+    his = [f for f in sent if b'"t":"hi"' in f]
+    assert 8 <= len(his) <= 14  # 300, 600, 1200, then every 2.4 s: not 66 times in 20 s
+    assert s.status(20000) == tablet.SILENT

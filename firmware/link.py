@@ -46,6 +46,7 @@ class DashboardLink:
     link.state_changed()                  the player changed something on the dashboard: push the state
     link.post_event(name, args)           an event for the tablet, resent until acknowledged
     link.done_ids()                       what to save with the state at any other save
+    link.pending_events() / restore_events(saved)   the unacknowledged events, to save and restore
     link.tablet_present()                 1 if the tablet spoke in the last 3 s
     link.eof                              unix port only: stdin closed, stop the loop
     """
@@ -93,6 +94,13 @@ class DashboardLink:
 
     def done_ids(self):
         return self.proto.done_ids()
+
+    def pending_events(self):
+        """Events not yet acknowledged by the tablet: save them with the state to resend after a restart."""
+        return self.proto.pending_events()
+
+    def restore_events(self, events):
+        self.proto.restore_events(events)
 
     def tablet_present(self):
         return 1 if self.proto.tablet_present(_now()) else 0

@@ -86,17 +86,24 @@ def test_unplug_and_replug_mid_command(rig):
     assert len(notes.of("hello")) >= 2
 
 
-def test_dashboard_restart_mid_command_applies_nothing_twice(rig):
+@pytest.mark.parametrize("when", ["after_save", "before_arrival"])
+def test_dashboard_restart_mid_command_applies_nothing_twice(rig, when):
     dash, relay, usb, t, notes = rig
     wait_for(lambda: notes.of("hello"), 10)
-    relay.up.blackhole = True
     cmds = link_script.commands(3)
-    t.send("dash-1", cmds[0][1], cmds[0][2], cmds[0][0])
-    assert wait_for(lambda: dash.saved()[1] == [cmds[0][0]], 5)  # applied and saved, ack lost
+    if when == "after_save":
+        relay.up.blackhole = True
+        t.send("dash-1", cmds[0][1], cmds[0][2], cmds[0][0])
+        assert wait_for(lambda: dash.saved()[1] == [cmds[0][0]], 5)  # applied and saved, ack lost
+    else:
+        relay.down.blackhole = True
+        t.send("dash-1", cmds[0][1], cmds[0][2], cmds[0][0])
+        time.sleep(0.3)  # sent (and resent) into a dead line: the dashboard never saw it
+        assert dash.saved() == (None, [])
     dash.kill()
     relay.inject("up", b"Traceback (most recent call last):\r\nKeyboardInterrupt\r\nMPY: soft reboot\r\n")
     relay.attach_dashboard(dash.start())
-    relay.up.blackhole = False
+    relay.up.blackhole = relay.down.blackhole = False
     for cid, name, args in cmds[1:]:
         t.send("dash-1", name, args, cid)
     assert _all_answered(notes, cmds)

@@ -1,6 +1,6 @@
 # The dashboard application: one car, its screens and buttons, the tablet link and the saved state, as a
 # handful of asyncio tasks. A button press is handled at once, to the end: state changed, screen redrawn
-# (changed pages only), state frame written to the tablet. Saving is the only slow thing and runs apart.
+# (changed pages only), state frame written to the tablet, then the change saved to flash.
 import asyncio
 import gc
 import json
@@ -16,7 +16,6 @@ from firmware.buttons import Buttons
 from firmware.display import Display
 from firmware.link import DashboardLink
 from firmware.screens import render
-from firmware.solo import Solo
 from firmware.ui import Ui
 
 DEFAULT_LAPS = 3
@@ -37,11 +36,10 @@ class App:
         self.board = board
         self.display = Display(board)
         self.car = f1car.Car(DEFAULT_LAPS)
-        self.solo = Solo(_seed())
-        self.ui = Ui(self, self.car, self.solo)
+        self._solo = None
+        self.ui = Ui(self, self.car)
         self.saves = 0
         self.dirty = 0
-        self.save_wanted = asyncio.Event()
         self.touched = 0
         self.gc_due = 0
         self.last_activity = time.ticks_ms()
@@ -88,21 +86,13 @@ class App:
         self.dirty = 0
         self.board.emit(b"W %d\n" % self.saves)
 
-    async def saver(self):
-        # The car changes only on a confirmed action (OK on a speed, a card, a corner, a lap, a turn's end,
-        # a tablet command): a handful per turn, never per UP/DOWN step. Each is saved as soon as the
-        # handler is done, so a power cut loses at most the press being handled.
-        while True:
-            await self.save_wanted.wait()
-            self.save_wanted.clear()
-            if self.dirty:
-                self.save()
-
     # ---- what the UI calls ----------------------------------------------------------------------------
     def changed(self, turn_end):
-        """The car changed on the dashboard (a confirmed action): tell the tablet now, save right after."""
+        """The car changed on the dashboard (a confirmed action): tell the tablet now; saved once the screen
+        shows it (see scan_buttons). The car changes only on confirmed actions (OK on a speed, a card, a corner,
+        a lap, a turn's end), a handful per turn and never per UP/DOWN step, so each is saved at once: a power
+        cut loses at most the press being handled."""
         self.dirty = 1
-        self.save_wanted.set()
         self.link.state_changed()
 
     def post(self, name, args):
@@ -111,6 +101,14 @@ class App:
                 self.link.post_event(name, args)
             except ValueError:
                 pass  # outbox full: the state frames still carry the change
+
+    def solo(self):
+        """Standalone play's own dice and piles, loaded on first use (a tablet game never needs them)."""
+        if self._solo is None:
+            from firmware.solo import Solo
+
+            self._solo = Solo(_seed())
+        return self._solo
 
     def linked(self):
         return self.link.tablet_present()
@@ -140,7 +138,9 @@ class App:
     def scan_buttons(self):
         self.buttons.update(self.board.buttons(), time.ticks_ms())
         if self.touched:
-            self.refresh()
+            self.refresh()  # the player sees the result first...
+        if self.dirty:
+            self.save()  # ...then it goes to flash, before any other press or command is taken
 
     def refresh(self):
         self.touched = 0
@@ -155,7 +155,7 @@ class App:
             self.board.led(self.led_on)
         if self.board.viewer:
             self.board.emit(b"S %s\n" % json.dumps({"car": self.car.snapshot(), "mode": self.ui.mode,
-                                                    "saves": self.saves}))
+                                                    "saves": self.saves, "free": gc.mem_free()}))
 
     def resend(self):
         self.display.invalidate()
@@ -182,13 +182,14 @@ class App:
                 self.touched = 1
             if self.touched:
                 self.refresh()
+            if self.dirty:
+                self.save()
             elif self.gc_due and time.ticks_diff(now, self.last_activity) >= GC_IDLE_MS:
                 self.gc_due = 0
                 gc.collect()
 
     async def run(self):
         self.refresh()
-        asyncio.create_task(self.saver())
         asyncio.create_task(self.link_task())
         asyncio.create_task(self.tick_task())
         await self.button_task()
@@ -223,5 +224,5 @@ async def start(board):
     await app.run()
 
 
-def main():
-    asyncio.run(start(b.make_board()))
+def main(board=None):
+    asyncio.run(start(board or b.make_board()))

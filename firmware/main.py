@@ -1,6 +1,7 @@
 # Boot entry (copied to the board's root as main.py). Kept tiny: run the app; on an unexpected error
 # print it (the link skips non-frame lines) and start the app again. Ctrl-C (KeyboardInterrupt) is never
 # caught, so mpremote can always take the board over.
+import gc
 import sys
 import time
 
@@ -8,9 +9,15 @@ import time
 def run():
     while True:
         try:
+            gc.collect()
+            from firmware import board
+
+            dev = board.make_board()  # its buffers first, while the heap is still in one piece
+            gc.collect()
             from firmware import app
 
-            app.main()
+            gc.collect()
+            app.main(dev)
         except KeyboardInterrupt:
             raise
         except Exception as e:  # a bug must not leave a player with a dead dashboard

@@ -1,7 +1,8 @@
 # What the buttons mean: one small state machine over screens (modes). It changes the car only through
 # shared_rules (a RuleError becomes a short message and changes nothing), and tells its host through
 # `host.changed(turn_end)` (the car changed: save, push the state), `host.post(name, args)` (an event for
-# the tablet) and `host.linked()` (1 while the tablet is there; else the dashboard plays standalone).
+# the tablet), `host.linked()` (1 while the tablet is there; else the dashboard plays standalone) and
+# `host.solo()` (standalone play's own dice and piles).
 import time
 
 from shared_rules.errors import RuleError
@@ -27,10 +28,9 @@ HAND_HIDE_MS = 15000  # the hand hides itself if the dashboard is left lying on 
 
 
 class Ui:
-    def __init__(self, host, car, solo):
+    def __init__(self, host, car):
         self.host = host
         self.car = car
-        self.solo = solo
         self.mode = MAIN
         self.cursor = 0
         self.choices = []  # SPEED: the legal speeds; HAND: the cards; CORNER: safety speeds
@@ -270,7 +270,7 @@ class Ui:
                     self.message("FINISHED", "Chequered flag!", now, MENU)
             elif item == 2:
                 try:
-                    code = self.solo.pit(c)
+                    code = self.host.solo().pit(c)
                 except RuleError as e:
                     self.fail(str(e), now)
                     return
@@ -293,7 +293,7 @@ class Ui:
         elif key == OK:
             safety = self.choices[self.cursor]
             try:
-                case, dice, pen = self.solo.corner(self.car, safety)
+                case, dice, pen = self.host.solo().corner(self.car, safety)
             except RuleError as e:
                 self.fail(str(e), now)
                 return
@@ -318,7 +318,7 @@ class Ui:
         elif key == BACK:
             self._go(MAIN)
         elif key == OK:
-            self.solo.new_race(self.car, self.choices[self.cursor])
+            self.host.solo().new_race(self.car, self.choices[self.cursor])
             self.host.changed(1)
             self.message("NEW RACE", "%d laps. Five tactic cards dealt." % self.car.laps, now)
 

@@ -109,8 +109,10 @@ class VirtualDashboard:
 
     def _reset(self):
         self.cond = threading.Condition()
-        self.buf = bytearray(W * PAGES)
+        self.buf = bytearray(W * PAGES)  # the last complete frame
+        self._incoming = bytearray(W * PAGES)
         self.frames = 0
+        self.frame_time = 0.0
         self.acks = 0
         self.sent = 0
         self.state = None
@@ -173,9 +175,11 @@ class VirtualDashboard:
                 self.lines += 1
                 if op == b"G":
                     p = int(parts[1])
-                    self.buf[p * W : (p + 1) * W] = bytes.fromhex(parts[2].strip().decode())
+                    self._incoming[p * W : (p + 1) * W] = bytes.fromhex(parts[2].strip().decode())
                 elif op == b"F":
+                    self.buf[:] = self._incoming  # a frame is whole only once its F line is in
                     self.frames = int(parts[1])
+                    self.frame_time = time.perf_counter()
                 elif op == b"S":
                     self.state = json.loads(raw[2:])
                 elif op == b"A":

@@ -7,6 +7,7 @@ on the Clock. Nothing here blocks: the game log appends are single small SQLite 
 
 import os
 import threading
+import time
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -111,13 +112,12 @@ class CompanionApp(App):
             self.transport.start()
         self.bridge = LinkBridge(self.transport)
         Clock.schedule_interval(self.tick, POLL_S)
-        Clock.schedule_once(self._drawn, 0)
+        Window.bind(on_flip=self._drawn)
         threading.Thread(target=self._look_for_saved_game, daemon=True).start()
 
-    def _drawn(self, _dt):
-        import time
-
-        self.first_frame = time.monotonic()
+    def _drawn(self, *_):
+        self.first_frame = time.monotonic()  # the first frame of the setup screen is on the screen
+        Window.unbind(on_flip=self._drawn)
 
     def on_stop(self):
         if self.transport is not None:

@@ -1,0 +1,297 @@
+"""Tablet app figures, each with a baseline measured in the same run:
+
+companion.cold_start_s              launch (`python`, the app's imports, the window) to the first frame of the
+                                    setup screen, median of 3, in a real (offscreen SDL) window
+companion.cold_start_bare_kivy_s    baseline: the same for a bare Kivy app showing one Label
+companion.corner_ms                 p50 from the Corner roll confirmed to the virtual dashboard (real firmware on
+                                    the `micropython` unix port, over a pty) showing the result: its OLED reads
+                                    "DICE a+b"; the dice animation on the tablet is not included
+companion.corner_ms_p99
+companion.corner_referee_ms         diagnostic: the referee's share (rules, SQLite append, commands)
+companion.corner_saved_acked_ms     diagnostic: until the dashboard has saved the result and the tablet has its ack
+companion.corner_bare_echo_ms       baseline: one line echoed by a bare MicroPython poll loop over the same kind
+                                    of pty
+companion.frame_ms_p99              p99 frame time of the race screen (the work of one pass of Kivy's loop after
+                                    its wait for the frame: link poll, layout, drawing) while 6 dashboards stream
+                                    20 state frames a second each
+companion.frame_ms_p99_idle         baseline: the same screen with no dashboard streaming
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, ROOT)
+
+from bench.results import record  # noqa: E402
+
+CORNER_SAMPLES = 40
+FRAME_SECONDS = 8
+
+WINDOW_ENV = dict(KIVY_NO_ARGS="1", SDL_VIDEODRIVER="offscreen", KIVY_WINDOW="sdl2", KIVY_LOG_MODE="PYTHON",
+                  SDL_AUDIODRIVER="dummy")
+
+
+def _window_env():
+    os.environ.update(WINDOW_ENV)
+    from kivy.config import Config
+
+    Config.set("graphics", "width", "1280")
+    Config.set("graphics", "height", "800")
+
+
+# ---- child processes ------------------------------------------------------------------------------------
+
+def child_cold(kind, out):
+    _window_env()
+    from kivy.app import App
+    from kivy.core.window import Window
+
+    if kind == "bare":
+        from kivy.uix.label import Label
+
+        class Bare(App):
+            def build(self):
+                return Label(text="Formula 1")
+
+        app = Bare()
+    else:
+        from companion.app import CompanionApp
+
+        app = CompanionApp()
+
+    def flipped(*_):
+        with open(out, "w") as f:
+            f.write(repr(time.monotonic()))
+        Window.unbind(on_flip=flipped)
+        app.stop()
+
+    Window.bind(on_flip=flipped)
+    app.run()
+
+
+def child_frames(streaming, out, work):
+    """The race screen for 6 cars paired with 6 link dashboards (streaming or not); frame times to `out`."""
+    _window_env()
+    from kivy.clock import Clock
+
+    from companion.app import CompanionApp
+    from tests.link.harness import FakeUsb, direct_dashboard, transport
+
+    usb = FakeUsb()
+    dashes = []
+    for i in range(6):
+        d, path = direct_dashboard(work, "stream-%d" % i, state_hz=20 if streaming else 0)
+        dashes.append(d)
+        usb.paths.append(path)
+    t = transport(usb)
+    app = CompanionApp(transport=t, ports=None)
+    flips = []
+    state = {"phase": 0}
+
+    def step(_dt):
+        if state["phase"] == 0 and app.bridge is not None:
+            app.form.set_count(6)
+            app.start_game(seed=1)
+            for seat in range(6):
+                app.ref.pair(seat, "stream-%d" % seat)
+            app.bridge.push()
+            app.show("race")
+            state["phase"] = 1
+            state["until"] = time.monotonic() + 2  # the links come up, the dashboards are resynced
+        elif state["phase"] == 1 and time.monotonic() > state["until"]:
+            state["measure"] = 1
+            state["phase"] = 2
+            state["until"] = time.monotonic() + FRAME_SECONDS
+        elif state["phase"] == 2 and time.monotonic() > state["until"]:
+            links = [app.bridge.status.get("stream-%d" % i) for i in range(6)]
+            with open(out, "w") as f:
+                json.dump({"flips": flips, "links": links}, f)
+            app.stop()
+            return False
+        return True
+
+    from kivy.base import EventLoop
+
+    idle = EventLoop.idle
+
+    wait = Clock.idle
+
+    def woke():
+        r = wait()  # Kivy sleeps here until the next frame is due (60 fps)
+        state["woke"] = time.perf_counter()
+        return r
+
+    def timed_idle():
+        # One pass of Kivy's loop after the wait: clock events (the link poll), input, layout, drawing.
+        r = idle()
+        if state.get("measure") and "woke" in state:
+            flips.append((time.perf_counter() - state["woke"]) * 1000)
+        return r
+
+    Clock.idle = woke
+    EventLoop.idle = timed_idle
+    Clock.schedule_interval(step, 0.05)
+    try:
+        app.run()
+    finally:
+        t.stop()
+        for d in dashes:
+            d.kill()
+            os.close(d.slave)
+
+
+# ---- measurements -----------------------------------------------------------------------------------------
+
+def _child(args, timeout=120):
+    env = dict(os.environ, PYTHONPATH=ROOT, F1_COMPANION_DATA=tempfile.mkdtemp(prefix="f1bench-"))
+    subprocess.run([sys.executable, os.path.abspath(__file__)] + args, cwd=ROOT, env=env, timeout=timeout,
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def cold_start(kind):
+    times = []
+    for _ in range(3):
+        out = tempfile.mktemp(prefix="f1cold-")
+        t0 = time.monotonic()
+        _child(["--cold", kind, out])
+        with open(out) as f:
+            times.append(float(f.read()) - t0)
+        os.remove(out)
+    return statistics.median(times)
+
+
+def frames(streaming):
+    work = tempfile.mkdtemp(prefix="f1frames-")
+    out = os.path.join(work, "frames.json")
+    _child(["--frames", "1" if streaming else "0", out, work])
+    with open(out) as f:
+        data = json.load(f)
+    if streaming and data["links"] != ["connected"] * 6:
+        raise RuntimeError("not every dashboard was connected: %s" % data["links"])
+    frame_ms = sorted(data["flips"])
+    return frame_ms[min(len(frame_ms) - 1, int(len(frame_ms) * 0.99))]
+
+
+def corner():
+    from companion.link_bridge import LinkBridge
+    from companion.referee.referee import Referee
+    from companion.transport import Transport
+    from companion.ui_logic import RaceView
+    from companion.virtual import VirtualPorts
+    from tests.firmware.dash import text_rows  # the OLED read back as text, with MicroPython's own font
+
+    work = tempfile.mkdtemp(prefix="f1corner-")
+    ports = VirtualPorts(real=False)
+    t = Transport(ports)
+    t.start()
+    ref = Referee.new(os.path.join(work, "g.db"), ["Ann", "Bob"], 3, seed=11)
+    bridge = LinkBridge(t, ref)
+    dash = ports.add(work, "virtual-1")
+    ref.pair(0, "virtual-1")
+    view = RaceView(ref, bridge)
+    view.set_speed(60)
+    view.pick(corner=0, lane=0)
+
+    def settle(timeout=10):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            bridge.poll()
+            if dash.state is not None and dash.state.get("car") == ref.race.cars[0].snapshot() and not t.pending():
+                return
+            time.sleep(0.001)
+        raise TimeoutError("the dashboard did not follow the table")
+
+    def wait(pred, what, timeout=5):
+        end = time.monotonic() + timeout
+        while not pred():
+            bridge.poll()
+            time.sleep(0.0002)
+            if time.monotonic() > end:
+                raise TimeoutError(what)
+        return time.perf_counter()
+
+    try:
+        settle()
+        shown, saved, referee = [], [], []
+        for _ in range(CORNER_SAMPLES):
+            t0 = time.perf_counter()
+            ev = view.roll_corner()
+            referee.append((time.perf_counter() - t0) * 1000)
+            title = "DICE %d+%d" % tuple(ev["dice"])
+            t1 = wait(lambda title=title: text_rows(dash.image)[0] == title, "the dashboard did not show the dice")
+            t2 = wait(lambda: dash.state["car"] == ref.race.cars[0].snapshot() and not t.pending(), "no ack")
+            shown.append((t1 - t0) * 1000)
+            saved.append((t2 - t0) * 1000)
+            view.undo()  # the same roll again next time (undo cannot re-throw dice)
+            settle()
+            frame = dash.frame
+            dash.tap("BACK")  # leave the message, so that the next result redraws the screen
+            wait(lambda frame=frame, title=title: dash.frame > frame and text_rows(dash.image)[0] != title,
+                 "no main screen")
+        shown.sort()
+        return (statistics.median(shown), shown[int(len(shown) * 0.99)], statistics.median(referee),
+                statistics.median(saved))
+    finally:
+        t.stop()
+        ports.stop()
+        ref.close()
+
+
+def bare_echo():
+    from bench.link_bench import ECHO  # the link bench's same-run baseline loop
+    from tests import mpy
+    from tests.link.harness import raw_pty
+
+    m, s = raw_pty()
+    proc = subprocess.Popen([mpy.micropython_path(), "-c", ECHO], stdin=s, stdout=s, env=dict(
+        os.environ, MICROPYPATH=mpy.micropypath()), cwd=ROOT)
+    os.close(s)
+    try:
+        times = []
+        for i in range(200):
+            line = b"echo %d\n" % i
+            t0 = time.perf_counter()
+            os.write(m, line)
+            got = b""
+            while not got.endswith(b"\n"):
+                got += os.read(m, 256)
+            times.append((time.perf_counter() - t0) * 1000)
+        return statistics.median(times)
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(m)
+
+
+def main():
+    figures = {}
+    figures["companion.cold_start_bare_kivy_s"] = round(cold_start("bare"), 3)
+    figures["companion.cold_start_s"] = round(cold_start("app"), 3)
+    p50, p99, ref_ms, saved_ms = corner()
+    figures["companion.corner_ms"] = round(p50, 2)
+    figures["companion.corner_ms_p99"] = round(p99, 2)
+    figures["companion.corner_referee_ms"] = round(ref_ms, 2)
+    figures["companion.corner_saved_acked_ms"] = round(saved_ms, 2)
+    figures["companion.corner_bare_echo_ms"] = round(bare_echo(), 3)
+    figures["companion.frame_ms_p99_idle"] = round(frames(False), 2)
+    figures["companion.frame_ms_p99"] = round(frames(True), 2)
+    record(figures)
+    for k, v in sorted(figures.items()):
+        print("  %-36s %s" % (k, v))
+    return figures
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--cold":
+        child_cold(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) > 1 and sys.argv[1] == "--frames":
+        child_frames(sys.argv[2] == "1", sys.argv[3], sys.argv[4])
+    else:
+        main()

@@ -78,3 +78,16 @@ def test_chunked_reading_finds_exactly_the_lines_byte_reading_finds(parts, chunk
         got += many.feed(stream[i : i + chunk])
     assert got == expected
     assert (many.n, many.overflow) == (one.n, one.overflow)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=1200))
+def test_arbitrary_bytes_never_crash_the_tablet_or_invent_a_dashboard(data):
+    from shared_rules.link import tablet
+
+    sent = []
+    devices = {}
+    s = tablet.Session(sent.append, devices, 0)
+    assert s.feed(data, 10) == []
+    s.tick(5000)
+    assert devices == {} and s.device is None

@@ -1,0 +1,76 @@
+"""The firmware's pure parts on the real MicroPython: button timing with a scripted clock, and the save format
+(also on CPython, where the same store module reads a dashboard's save)."""
+
+import os
+
+import pytest
+
+from firmware import store
+from tests import mpy
+
+BUTTON_SCRIPT = """
+from firmware.buttons import Buttons, EVENT_NAMES
+log = []
+b = Buttons(2, lambda i, e: log.append((i, EVENT_NAMES[e])), debounce_ms=20, long_ms=800,
+            repeat_delay_ms=450, repeat_ms=120, repeat_mask=1, long_mask=2)
+import time
+T = time.ticks_ms()  # the scripted clock starts now, as the real one would
+def at(levels, t):
+    b.update(levels, T + t)
+at(0, 0)
+at(1, 10)      # press: reported at once
+at(0, 15)      # bounce inside 20 ms: ignored
+at(1, 18)
+at(1, 400)     # held, no repeat yet
+at(1, 460)     # first repeat at 10 + 450
+at(1, 590)     # second repeat at 10 + 570
+at(0, 600)     # release
+at(2, 700)     # button 1 pressed
+at(2, 1499)    # not long yet
+at(2, 1500)    # long at 700 + 800
+at(2, 2500)    # long only once, and button 1 does not repeat
+at(0, 2600)
+for e in log:
+    print(e[0], e[1])
+"""
+
+
+def test_debounce_long_press_and_repeat_on_micropython():
+    proc = mpy.run(["-c", BUTTON_SCRIPT], heap="64K")
+    assert proc.returncode == 0, proc.stderr.decode()
+    events = proc.stdout.decode().split("\n")
+    assert [e for e in events if e] == [
+        "0 PRESS", "0 REPEAT", "0 REPEAT", "0 RELEASE", "1 PRESS", "1 LONG", "1 RELEASE",
+    ]
+
+
+def test_save_round_trip_and_damage_detection(tmp_path):
+    path = str(tmp_path / "state.json")
+    assert store.load(path) == (None, None)  # first boot: nothing saved, no error
+    store.save(path, {"car": {"speed": 60}, "done": [["c1", ""]]})
+    assert store.load(path) == ({"car": {"speed": 60}, "done": [["c1", ""]]}, None)
+    assert not os.path.exists(path + ".tmp")
+    raw = open(path, "rb").read()
+    for damaged in (raw[:-5], raw.replace(b"60", b"80"), b"", b"F1DASH1 zz\n{}", b"garbage\n"):
+        open(path, "wb").write(damaged)
+        data, error = store.load(path)
+        assert data is None and error.startswith("SAVE DAMAGED"), damaged
+        assert open(path + ".bad", "rb").read() == damaged  # kept, not deleted
+        assert not os.path.exists(path)
+
+
+@pytest.mark.parametrize("heap", ["32K"])
+def test_store_on_micropython_reads_what_cpython_wrote(tmp_path, heap):
+    path = str(tmp_path / "s.json")
+    store.save(path, {"car": {"tyre": 3}, "ev": []})
+    script = (
+        "from firmware import store\n"
+        "d, e = store.load(%r)\n"
+        "assert e is None and d['car']['tyre'] == 3\n"
+        "d['car']['tyre'] = 4\n"
+        "store.save(%r, d)\n"
+        "print('ok')\n" % (path, path)
+    )
+    proc = mpy.run(["-c", script], heap=heap)
+    assert proc.stdout.strip() == b"ok", proc.stderr.decode()
+    assert store.load(path)[0]["car"]["tyre"] == 4

@@ -339,6 +339,8 @@ class Ui:
             self.message("CARD DEALT", cards.TACTIC_NAMES[code] if code in cards.TACTIC_NAMES else "?", now)
         elif name == "turn" and args.get("on") and self.car.my_turn and self.mode == MAIN:
             self.open_speed(0)
+        elif name == "turn" and args.get("on") and not self.car.my_turn:
+            self.message("MISS A MOVE", "This move is missed. %d more to miss." % self.car.miss, now)
         elif name == "sync" or (name == "turn" and not args.get("on")):
             if self.mode != MESSAGE:
                 self._go(MAIN)

@@ -120,6 +120,7 @@ class VirtualDashboard:
         self.led = 0
         self.tones = []
         self.lines = 0
+        self.pages = 0  # G lines received: pages the firmware sent
         self.dead = False
 
     # ---- process ------------------------------------------------------------------------------------
@@ -176,6 +177,7 @@ class VirtualDashboard:
                 if op == b"G":
                     p = int(parts[1])
                     self._incoming[p * W : (p + 1) * W] = bytes.fromhex(parts[2].strip().decode())
+                    self.pages += 1
                 elif op == b"F":
                     self.buf[:] = self._incoming  # a frame is whole only once its F line is in
                     self.frames = int(parts[1])

@@ -158,10 +158,21 @@ def test_messages_time_out(dash):
 def test_only_changed_pages_are_sent(dash):
     d = dash().start()
     d.tap("OK", "UP")
-    before = d.lines
-    d.tap("UP")  # only the speed digits and the arrows change
-    pages = d.lines - before
-    assert pages < 8, "a whole frame was sent for a small change"
+
+    def step(line):
+        before, frames, old = d.pages, d.frames, bytes(d.buf)
+        d.send(line)
+        assert d.frames == frames + 1
+        changed = [p for p in range(8) if old[p * 128 : (p + 1) * 128] != d.buf[p * 128 : (p + 1) * 128]]
+        return changed, d.pages - before
+
+    changed, sent = step("T UP")  # 20 -> 40: some digit rows and the line "MOVE n SPACES"
+    assert 6 in changed and len(changed) < 8
+    assert sent == len(changed), "exactly the changed pages are sent"
+    changed, sent = step("T BACK")  # the main screen
+    assert sent == len(changed) >= 6
+    _, sent = step("Q")  # a viewer asking again gets every page, changed or not
+    assert sent == 8
 
 
 def test_selftest_when_back_held_at_power_on(dash):

@@ -127,3 +127,32 @@ def test_a_command_is_never_applied_twice_across_a_restart(tmp_path):
     finally:
         t2.stop()
         d.kill()
+
+
+def test_status_line_follows_the_table(tmp_path):
+    d, t = start(tmp_path, dev="status")
+    try:
+        base = dict(t.devices["status"].snapshot)
+        cases = [
+            ({"status": "spun", "speed": 0, "cap": 60}, "SPUN OFF"),
+            ({"status": "pit", "miss": 2}, "MISS 2"),
+            ({"status": "pit", "miss": 0, "fixed": 80}, "IN PIT"),
+            ({"status": "racing", "my_turn": 1, "speed": 100, "tyre": 5, "brake": 2}, "YOUR TURN"),
+            ({"status": "finished", "laps_left": 0, "my_turn": 0}, "FINISHED"),
+        ]
+        snap = base
+        for i, (change, status) in enumerate(cases):
+            snap = dict(snap, **change)
+            assert t.command("s%d" % i, "sync", snap)[0] == "done"
+            d.wait(lambda status=status: d.rows()[0].startswith(status))
+        rows = d.rows()
+        assert rows[0] == "FINISHED  LAPS 0"
+        assert rows[5].startswith("TYRE 5/8") and rows[6].startswith("BRAK 2/5")
+        assert d.big() == "100"
+        refused = t.command("s9", "sync", dict(base, tyre=9))  # beyond the gauge: refused, nothing changes
+        assert refused[0] == "refused"
+        d.send("Q")
+        assert d.car()["tyre"] == 5
+    finally:
+        t.stop()
+        d.kill()

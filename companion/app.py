@@ -348,24 +348,26 @@ class CompanionApp(App):
                 Color(0.35, 0.35, 0.45, 1)
                 bg = Rectangle()
             row.bind(pos=lambda w, v: setattr(bg, "pos", v), size=lambda w, v: setattr(bg, "size", v))
-        row.add_widget(_swatch(("> " if r["active"] else "") + r["name"], r["colour"], size_hint_x=0.28))
-        row.add_widget(Label(text="[b]%d[/b]\nmph" % r["speed"], markup=True, font_size=sp(28), size_hint_x=0.16,
-                             halign="center"))
-        wear = Label(text="tyre %d/8\nbrake %d/5" % (r["tyre"], r["brake"]), font_size=sp(22), size_hint_x=0.2,
+        name = ("> " if r["active"] else "") + r["name"] + ("\n" + r["status"] if r["status"] else "")
+        row.add_widget(_swatch(name, r["colour"], size_hint_x=0.25, halign="center",
+                               font_size=sp(20) if r["status"] else sp(24)))
+        row.add_widget(Label(text="[b][size=%d]%d[/size][/b]\nmph" % (sp(34), r["speed"]), markup=True,
+                             font_size=sp(18), size_hint_x=0.16, halign="center"))
+        wear = Label(text="tyre %d/8\nbrake %d/5" % (r["tyre"], r["brake"]), font_size=sp(20), size_hint_x=0.2,
                      halign="center")
         row.add_widget(wear)
         extra = "laps %d" % r["laps_left"]
-        if r["status"]:
-            extra += "\n" + r["status"]
         if r["missed"]:
             extra += "\nmissed %d" % r["missed"]
-        row.add_widget(Label(text=extra, font_size=sp(20), size_hint_x=0.18, halign="center"))
-        row.add_widget(Label(text="%s\n%s" % (r["link"], r["dev"] or ""), color=LINK_COLOURS.get(r["link"]),
-                             font_size=sp(17), size_hint_x=0.18, halign="center"))
+        row.add_widget(Label(text=extra, font_size=sp(19), size_hint_x=0.22, halign="center"))
+        row.add_widget(Label(text="%s\n[size=%d]%s[/size]" % (r["link"], sp(13), r["dev"] or ""), markup=True,
+                             color=LINK_COLOURS.get(r["link"]), font_size=sp(17), size_hint_x=0.16, halign="center"))
         return row
 
     def _fill_virtuals(self, rows):
         ids = self.screen("race").ids
+        first = self.view.active() or 0
+        rows = rows[first:] + rows[:first]  # the player whose turn it is sees their own dashboard first
         wanted = [(r["dev"], r) for r in rows
                   if r["dev"] and self.ports is not None and r["dev"] in getattr(self.ports, "virtual", {})]
         if [d for d, _r in wanted] == list(self.oleds):

@@ -124,8 +124,8 @@ def setup_and_pair(d, players=3):
     yield lambda: app.bridge is not None
     yield tap(ids.more)
     yield tap(ids.fewer)
-    if players == 2:
-        yield tap(ids.fewer)
+    for _ in range(abs(players - 3)):
+        yield tap(ids.more if players > 3 else ids.fewer)
     for i, w in enumerate(reversed(ids.names.children)):
         w.text = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"][i]
     d.shot("1-setup")
@@ -147,11 +147,13 @@ def press_virtual(app, dev, *names):
         yield tap(button(box, name))
 
 
-def speed_button(app):
-    """The first offered speed above the car's current one (else the first offered)."""
+def speed_button(app, fastest=False):
+    """The first offered speed above the car's current one (else the first offered), or the fastest."""
     ids = race_ids(app)
     car = app.view.active_car()
     buttons = [w for w in reversed(ids.speeds.children) if hasattr(w, "trigger_action")]
+    if fastest:
+        return buttons[-1]
     faster = [b for b in buttons if int(b.text) > car.speed]
     return (faster or buttons)[0]
 
@@ -263,13 +265,34 @@ def resume(d):
     d.shot("7-resumed")
 
 
+def showcase(d):
+    """The race screen of a 4-car race after a few turns, just after a corner roll (docs/screenshot.png)."""
+    app = d.app
+    yield from setup_and_pair(d, players=4)
+    ids = race_ids(app)
+    for turn in range(9):
+        yield tap(speed_button(app, fastest=True))
+        if turn % 2:
+            yield tap(button(ids.corners, app.ref.track.corners[turn % 6][0]))
+            yield tap(ids.corner)
+            yield lambda: not app.rolling
+        yield tap(ids.end)
+    offered = [w.text for w in ids.speeds.children if hasattr(w, "trigger_action")]
+    yield tap(button(ids.speeds, "60") if "60" in offered else speed_button(app))
+    yield tap(button(ids.corners, app.ref.track.corners[0][0]))
+    yield tap(ids.corner)
+    yield lambda: not app.rolling
+    yield 0.5
+    d.shot("race")
+
+
 def cold_start(d):
     app = d.app
     yield lambda: app.first_frame is not None
     d.note("first_frame", app.first_frame)
 
 
-SCENARIOS = {"tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start}
+SCENARIOS = {"showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start}
 
 
 def main(argv):

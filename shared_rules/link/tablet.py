@@ -113,8 +113,10 @@ class Session:
                 self.hi(now_ms)  # a dashboard we have not met on this port yet (e.g. tablet restarted)
             return
         if isinstance(n, int):
-            if n <= self.last_n:
-                return  # a duplicated frame: already handled
+            if n == self.last_n:
+                return  # a duplicated frame: already handled (a serial line repeats, it never reorders)
+            if n < self.last_n and now_ms - self.last_hi >= self.hello_retry:
+                self.hi(now_ms)  # the count restarted: the dashboard rebooted and its hello was lost
             self.last_n = n
         if t == "ack" or t == "err":
             if d.pending and d.sent_ms is not None and msg.get("id") == d.pending[0][0]:

@@ -234,3 +234,19 @@ def test_a_port_that_never_says_hello_is_asked_less_and_less_often():
     his = [f for f in sent if b'"t":"hi"' in f]
     assert 8 <= len(his) <= 14  # 300, 600, 1200, then every 2.4 s: not 66 times in 20 s
     assert s.status(20000) == tablet.SILENT
+
+
+def test_a_dashboard_restart_whose_hello_is_lost_is_still_noticed_and_served():
+    t = Table()
+    t.run(100)
+    for _i in range(30):  # the count of frames from this boot grows
+        t.dash.state_changed(t.now)
+    t.run(100)
+    snap, done = t.car.snapshot(), t.dash.done_ids()
+    t.car = f1car.Car.from_snapshot(snap)
+    t.start_dashboard(done)
+    t.line.to_tablet[:] = []  # the new boot's hello is lost
+    t.submit([["a.1", "deal", {"card": "GC"}]])
+    t.run(3000)
+    assert t.done_ids() == ["a.1"] and t.car.hand == ["GC"]
+    assert t.device().snapshot == t.car.snapshot()

@@ -319,7 +319,7 @@ class CompanionApp(App):
             return
         rows = self.view.rows()
         car = self.view.active_car()
-        sig = (repr(rows), self.picker, self.view.corner, self.view.lane, self.view.band,
+        sig = (repr(rows), self.picker, self.view.corner, self.view.lane, self.view.band, self.view.special,
                car.snapshot()["speed_set"] if car is not None else None, self.ref.race.round)
         if sig == self.rows_sig and not force:
             return
@@ -409,6 +409,8 @@ class CompanionApp(App):
         elif car is not None and not car.speed_set:
             ids.speeds.add_widget(Label(text="Speed:", size_hint_x=None, width=dp(80)))
             picks = [(str(s), ("speed", s)) for s in v.speed_choices()]
+            if v.hold_choices():  # blocked in the pit or at the spin-off point: wait, dialling up to 60
+                picks += [("wait %d" % s, ("hold", s)) for s in v.hold_choices()]
         elif car is not None:
             ids.speeds.add_widget(Label(text="Speed %d mph set" % car.speed))
         for text, action in picks:
@@ -432,10 +434,18 @@ class CompanionApp(App):
                              state="down" if lane == v.lane else "normal")
             b.bind(on_release=lambda w, lane=lane: self.pick(lane=lane))
             ids.lanes.add_widget(b)
+        if car is not None and car.special:
+            b = ToggleButton(text="special tyres", font_size=sp(20), state="down" if v.special else "normal")
+            b.bind(on_release=lambda w: self.toggle_special(w.state == "down"))
+            ids.lanes.add_widget(b)
 
     def _fill_odds(self):
         ids = self.screen("race").ids
         ids.odds.text = "Before the roll:\n" + self.view.odds_text() if self.view.active() is not None else ""
+
+    def toggle_special(self, on):
+        self.view.special = 1 if on else 0
+        self.refresh_race(force=True)
 
     def pick(self, corner=None, lane=None, band=None):
         self.view.pick(corner, lane, band)
@@ -450,6 +460,8 @@ class CompanionApp(App):
         ev = None
         if what == "speed":
             ev = v.set_speed(arg)
+        elif what == "hold":
+            ev = v.hold(arg)
         elif what == "corner":
             ev = v.roll_corner()
             if ev is not None:

@@ -128,6 +128,7 @@ class RaceView:
         self.last_roll = None  # {"dice", "pen", "title", "row", "seat"} of the latest corner
         self.last_pit = None  # (name, pit card text)
         self.message = ""
+        self.special = 0  # use the special tyres (pit card) on the next band
 
     # ---- reading ------------------------------------------------------------------------------
     @property
@@ -185,14 +186,21 @@ class RaceView:
     def safety(self):
         return self.ref.corner_safety(self.corner, self.lane, self.band)
 
-    def odds(self, special=0):
+    def use_special(self):
+        """1 if the player chose to use the car's special tyres on this band (and it has them)."""
+        car = self.active_car()
+        return 1 if self.special and car is not None and car.special else 0
+
+    def odds(self, special=None):
         """The risk advisor: [(outcome text, throws of 36, percent)] for the chosen band, before the roll."""
         car = self.active_car()
         if car is None:
             return []
+        if special is None:
+            special = self.use_special()
         return [(outcome_text(pen), n, (100 * n + 18) // 36) for pen, n in self.ref.odds(self.safety(), special)]
 
-    def odds_text(self, special=0):
+    def odds_text(self, special=None):
         car = self.active_car()
         if car is None:
             return ""
@@ -204,6 +212,13 @@ class RaceView:
         else:
             head += "%d over, tyres %d" % (over, car.tyre)
         return head + "\n" + "\n".join("%s: %d/36 (%d%%)" % o for o in self.odds(special))
+
+    def hold_choices(self):
+        """Blocked in the pit or on a spin-off point: the speeds the car may dial while waiting."""
+        car = self.active_car()
+        if car is None or car.speed_set or car.status not in (SPUN, PIT):
+            return []
+        return [v for v in range(0, charts.HOLD_SPEED + 1, charts.STEP) if v >= car.speed]
 
     def speed_choices(self):
         car = self.active_car()
@@ -251,7 +266,12 @@ class RaceView:
     def set_speed(self, v):
         return self._do(lambda: self.ref.set_speed(v), "%s: speed %d" % (self._who(), v))
 
-    def roll_corner(self, special=0):
+    def hold(self, v):
+        return self._do(lambda: self.ref.hold(v), "%s waits, blocked, at %d" % (self._who(), v))
+
+    def roll_corner(self, special=None):
+        if special is None:
+            special = self.use_special()
         car = self.active_car()
         if car is None:
             self.message = "the race is over"
@@ -275,6 +295,7 @@ class RaceView:
         self.last_roll = {"dice": dice, "pen": pen, "title": title, "row": row, "seat": seat,
                           "outcome": outcome_text(pen)}
         self.message = "%s, %s: %s" % (who, self.corner_names()[self.corner], outcome_text(pen))
+        self.special = 0
         return ev
 
     def block(self, v):

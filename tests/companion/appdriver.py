@@ -151,7 +151,7 @@ def speed_button(app, fastest=False):
     """The first offered speed above the car's current one (else the first offered), or the fastest."""
     ids = race_ids(app)
     car = app.view.active_car()
-    buttons = [w for w in reversed(ids.speeds.children) if hasattr(w, "trigger_action")]
+    buttons = [w for w in reversed(ids.speeds.children) if hasattr(w, "trigger_action") and w.text.isdigit()]
     if fastest:
         return buttons[-1]
     faster = [b for b in buttons if int(b.text) > car.speed]

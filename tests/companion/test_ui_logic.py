@@ -148,3 +148,48 @@ def test_game_in_progress_and_a_damaged_one(data, tmp_path):
     found = storage.game_in_progress()
     assert found[0] == path and "damaged at entry 1" in found[1]
     assert os.path.isdir(storage.dashboards_dir(path))
+
+
+def test_a_spun_car_may_wait_dialling_up_to_60(tmp_path):
+    """"A car blocked in on a spin-off point or in its pit may dial up to 60 without moving"."""
+    view = new_view(tmp_path, names=("Ann", "Bob"), seed=2)
+    assert view.hold_choices() == []  # a car on the track does not wait
+    view.set_speed(60)
+    view.end_turn()
+    view.set_speed(20)
+    view.end_turn()
+    view.set_speed(120)
+    view.pick(corner=0, lane=0)  # 80 over the 40 band: "60 mph or more over: the car spins"
+    assert view.odds() == [("SPIN", 36, 100)]
+    view.roll_corner()
+    assert view.last_roll["dice"] == [] and view.last_roll["row"] == "80 over: the car spins"
+    view.end_turn()
+    view.set_speed(40)
+    view.end_turn()
+    assert view.hold_choices() == [0, 20, 40, 60]
+    assert view.hold(40) is not None and view.race.cars[0].speed == 40
+    assert view.message.endswith("waits, blocked, at 40")
+
+
+def test_special_tyres_take_one_band_40_over_without_penalty(tmp_path):
+    """Special tyres: "one bend at up to 40 over without penalty"."""
+    from shared_rules.f1.race import Race
+
+    seed = next(s for s in range(2000) if Race(s, ["Ann", "Bob"], 3).pit_pile[0] == "SPECIAL")
+    view = new_view(tmp_path, names=("Ann", "Bob"), seed=seed)
+    view.set_speed(20)
+    view.pit()
+    assert view.last_pit[1].startswith("Special Tires Fitted")
+    view.end_turn()
+    while view.active() != 0:  # Bob plays; Ann's missed move passes by itself
+        if not view.active_car().speed_set:
+            view.set_speed(view.speed_choices()[0])
+        view.end_turn()
+    view.set_speed(60)
+    view.pick(corner=0, lane=0)
+    assert view.odds()[0][1] < 36  # without them: a throw
+    view.special = 1
+    assert view.odds() == [("no penalty", 36, 100)]
+    ev = view.roll_corner()
+    assert ev["dice"] == [] and view.last_roll["row"] == "Covered by special tyres"
+    assert view.race.cars[0].special == 0 and view.special == 0

@@ -175,6 +175,9 @@ class CompanionApp(App):
         self.form.set_count(self.form.count + d)
         self._fill_setup()
 
+    def setup_track(self):
+        self.screen("setup").ids.track.text = "Track: %s" % self.form.next_track()
+
     def setup_laps(self, d):
         self.form.set_laps(self.form.laps + d)
         self._fill_setup()

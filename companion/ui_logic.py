@@ -42,6 +42,29 @@ class SetupForm:
         self.rules = 0
         self.track_path = None  # None: the 1962 board (companion/tracks/1962.json)
 
+    def track_files(self):
+        """The 1962 board first, then any other track file shipped or put in the data folder's tracks/."""
+        import glob
+        import os
+
+        from companion.referee.track import DEFAULT
+        from companion.storage import data_dir
+
+        found = sorted(glob.glob(os.path.join(os.path.dirname(DEFAULT), "*.json")))
+        found += sorted(glob.glob(os.path.join(data_dir(), "tracks", "*.json")))
+        return [DEFAULT] + [f for f in found if f != DEFAULT]
+
+    def next_track(self):
+        """Move on to the next track file; returns its name, or the reason it cannot be used."""
+        files = self.track_files()
+        current = self.track_path or files[0]
+        i = files.index(current) if current in files else -1
+        self.track_path = files[(i + 1) % len(files)]
+        try:
+            return Track.load(self.track_path).name
+        except TrackError as e:
+            return str(e)
+
     def set_count(self, n):
         self.count = max(MIN_PLAYERS, min(MAX_PLAYERS, n))
 

@@ -128,6 +128,8 @@ def setup_and_pair(d, players=3):
         yield tap(ids.more if players > 3 else ids.fewer)
     for i, w in enumerate(reversed(ids.names.children)):
         w.text = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"][i]
+    yield tap(ids.track)  # the only track file: the 1962 board again
+    d.note("track", ids.track.text)
     d.shot("1-setup")
     yield tap(ids.start)
     yield lambda: app.sm.current == "pairing"
@@ -184,6 +186,9 @@ def tour(d):
     yield lambda: not app.rolling
     d.note("dice_faces", list(ids.dice.faces))
     d.note("chart_row", ids.chart_row.text)
+    from companion.widgets import Dice
+
+    d.note("sound_s", Dice.sound.length if Dice.sound else 0)
     d.note("last_roll", app.view.last_roll)
     yield lambda: dashboards_agree(app)
     dash = app.ports.virtual[first_dev]

@@ -44,6 +44,8 @@ def test_setup_pairing_corner_pit_undo_finish_results_history(tmp_path):
     assert seen["speed_from_dashboard"] == 60  # set with the virtual dashboard's buttons
     assert "no penalty: 21/36 (58%)" in seen["odds"]  # the advisor, before the roll
     assert seen["rolling"] == 1  # the dice animation ran
+    assert seen["sound_s"] > 0.5  # with its rattle (SDL's dummy audio driver here)
+    assert seen["track"].startswith("Track: ")
     roll = seen["last_roll"]
     assert seen["dice_faces"] == roll["dice"] and len(roll["dice"]) == 2
     assert seen["chart_row"] == "%s: %s" % (roll["row"], roll["outcome"].upper())

@@ -193,3 +193,23 @@ def test_special_tyres_take_one_band_40_over_without_penalty(tmp_path):
     ev = view.roll_corner()
     assert ev["dice"] == [] and view.last_roll["row"] == "Covered by special tyres"
     assert view.race.cars[0].special == 0 and view.special == 0
+
+
+def test_track_files_cycle_and_a_bad_one_says_why(data, tmp_path):
+    form = ui_logic.SetupForm()
+    assert form.next_track() == form.next_track()  # one file: the 1962 board, again and again
+    tracks = data / "tracks"
+    tracks.mkdir(parents=True)
+    (tracks / "club.json").write_text('{"name": "Club", "corners": [{"name": "Hairpin", "bands": [[40, 60]]}]}')
+    (tracks / "zz-bad.json").write_text('{"corners": []}')
+    names = [form.next_track() for _ in range(3)]
+    assert "Club" in names and any("1 to 12 corners" in n for n in names)
+    while form.next_track() != "Club":
+        pass
+    view = ui_logic.RaceView(form.start(str(tmp_path / "club.db"), seed=1))
+    assert view.corner_names() == ["Hairpin"] and view.lanes() == [40, 60]
+    while "corners" not in form.next_track():
+        pass
+    with pytest.raises(Exception, match="1 to 12 corners"):
+        form.start(str(tmp_path / "bad.db"))
+    assert not os.path.exists(tmp_path / "bad.db")

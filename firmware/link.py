@@ -43,6 +43,7 @@ class DashboardLink:
       on_applied(done_ids)                save state + done_ids atomically; called before the ack is sent
       done                                the done_ids saved last time (repeats after a restart are dropped)
     link.poll(timeout_ms)                 call every loop pass: reads what arrived, answers, heartbeats
+    link.feed(data)                       bytes that arrived some other way (same handling as poll's)
     link.state_changed()                  the player changed something on the dashboard: push the state
     link.post_event(name, args)           an event for the tablet, resent until acknowledged
     link.done_ids()                       what to save with the state at any other save
@@ -85,6 +86,10 @@ class DashboardLink:
             self.proto.feed(b, _now())
         self.proto.tick(_now())
         return n
+
+    def feed(self, data):
+        """Bytes that arrived some other way (tests, another transport): handled as if read from stdin."""
+        self.proto.feed(data, _now())
 
     def state_changed(self):
         self.proto.state_changed(_now())

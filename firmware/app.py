@@ -42,6 +42,7 @@ class App:
         self.dirty = 0
         self.touched = 0
         self.gc_due = 0
+        self.gc_low = 0
         self.last_activity = time.ticks_ms()
         self.was_linked = -1
         self.led_on = -1
@@ -141,6 +142,8 @@ class App:
             self.refresh()  # the player sees the result first...
         if self.dirty:
             self.save()  # ...then it goes to flash, before any other press or command is taken
+        if self.touched_gc():
+            gc.collect()  # after the frame, never in the middle of a press (a collection takes a few ms)
 
     def refresh(self):
         self.touched = 0
@@ -157,6 +160,10 @@ class App:
             self.board.emit(b"S %s\n" % json.dumps({"car": self.car.snapshot(), "mode": self.ui.mode,
                                                     "saves": self.saves, "free": gc.mem_free()}))
 
+    def touched_gc(self):
+        """Half the free heap used up since the last collection: time to collect, now that the frame is out."""
+        return gc.mem_free() < self.gc_low
+
     def resend(self):
         self.display.invalidate()
         self.refresh()
@@ -172,6 +179,8 @@ class App:
             self.link.poll(0)
             if self.touched:
                 self.refresh()
+                if self.touched_gc():
+                    gc.collect()
             await asyncio.sleep_ms(LINK_POLL_MS)
 
     async def tick_task(self):
@@ -189,6 +198,8 @@ class App:
                 gc.collect()
 
     async def run(self):
+        gc.collect()
+        self.gc_low = gc.mem_free() // 2
         self.refresh()
         asyncio.create_task(self.link_task())
         asyncio.create_task(self.tick_task())

@@ -11,7 +11,8 @@
 #                         S <json>          the dashboard state after a change
 #                         W <n>             save n is on disk (renamed into place)
 #                         L <0|1>  B <hz>   turn LED, piezo tone (0 = off)
-#                         A <n>             client line n (counting from 1) fully handled, screen included
+#                         A <n> <us>        client line n (counting from 1) fully handled, screen included;
+#                                           us: its last button edge to the frame it drew (-1: none)
 # pyright: basic
 import asyncio
 import binascii
@@ -67,6 +68,8 @@ class Board:
         self._frame = 0
         self._handled = 0
         self._last_edge = time.ticks_ms()
+        self._frame_us = 0
+        self._press_us = -1
         self._led = 0
         self._tone = 0
 
@@ -81,6 +84,7 @@ class Board:
     # --- screen ----------------------------------------------------------------------------------------
     def send_pages(self, mask):
         self._frame += 1
+        self._frame_us = time.ticks_us()
         if self._client is None:
             return
         for p in range(b.PAGES):
@@ -157,9 +161,10 @@ class Board:
                 if self._client is conn:
                     self._drop()
                 return
+            self._press_us = -1
             await self._handle(line.strip(), app)
             self._handled += 1
-            self.emit(b"A %d\n" % self._handled)
+            self.emit(b"A %d %d\n" % (self._handled, self._press_us))
 
     async def _handle(self, line, app):
         parts = line.split()
@@ -188,4 +193,8 @@ class Board:
         else:
             self._levels &= ~bit
         self._last_edge = time.ticks_ms()
+        frame = self._frame
+        t0 = time.ticks_us()
         app.scan_buttons()
+        # time from the button edge to its frame out (the state frame to the link is written before it)
+        self._press_us = time.ticks_diff(self._frame_us, t0) if self._frame != frame else -1

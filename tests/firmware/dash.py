@@ -121,6 +121,7 @@ class VirtualDashboard:
         self.tones = []
         self.lines = 0
         self.pages = 0  # G lines received: pages the firmware sent
+        self.press_us = -1  # the firmware's own time from the last button edge to its frame
         self.dead = False
 
     # ---- process ------------------------------------------------------------------------------------
@@ -186,6 +187,7 @@ class VirtualDashboard:
                     self.state = json.loads(raw[2:])
                 elif op == b"A":
                     self.acks = int(parts[1])
+                    self.press_us = int(parts[2]) if len(parts) > 2 else -1
                 elif op == b"W":
                     self.saves = int(parts[1])
                 elif op == b"L":

@@ -38,9 +38,16 @@ class LinkBridge:
             except queue.Empty:
                 break
         # Events first: a dashboard reports an action before the state it led to.
+        acted = []
         for note in notes:
             if note[0] == "event":
                 self._event(note)
+                acted.append(note[1])
+        # The table mirrored those actions as if the dashboard still held them, but a sync sent meanwhile (its
+        # state frame overtook a lost event frame) may have undone one there: check against its latest state.
+        for dev in set(acted):
+            if not self.transport.pending(dev):
+                self._reconcile(dev, self.transport.snapshot(dev))
         for note in notes:
             kind = note[0]
             if kind == "hello":
@@ -59,6 +66,8 @@ class LinkBridge:
             elif kind == "done":
                 if note[1] in self.seen:
                     self.seen[note[1]]["snapshot"] = note[3]
+                if not self.transport.pending(note[1]):
+                    self._reconcile(note[1], note[3])  # its whole state, with nothing left in flight
             elif kind == "refused":
                 self._reconcile(note[1], self.transport.snapshot(note[1]))
         if notes:

@@ -137,6 +137,8 @@ class CompanionApp(App):
             self._fill_results()
         elif name == "race":
             self.refresh_race(force=True)
+        elif name == "pairing":
+            self.refresh_pairing(force=True)
         self.sm.current = name
 
     # ---- setup -----------------------------------------------------------------------------------------
@@ -485,6 +487,9 @@ class CompanionApp(App):
                 self.picker = "speed"
         elif what == "pit":
             ev = v.pit()
+            if ev is not None:  # the drawn pit card, face up where the dice were
+                ids.dice.faces = [0, 0]
+                ids.chart_row.text = "PIT CARD: %s" % v.last_pit[1]
         elif what == "lap":
             ev = v.lap(0)
         elif what == "end":
@@ -497,6 +502,8 @@ class CompanionApp(App):
         if not self.rolling:
             ids.message.text = v.message
         self.refresh_race(force=True)
+        if ev is not None and what in ("end", "finish", "lap") and self.ref.race.game_over:
+            self.show("results")  # the last turn of the final round: the order and the charts
         return ev
 
     def _rolled(self):

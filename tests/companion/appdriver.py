@@ -206,6 +206,7 @@ def tour(d):
     yield tap(speed_button(app))
     yield tap(ids.pit)
     d.note("pit_message", ids.message.text)
+    d.note("pit_card", ids.chart_row.text)
     d.note("pit_status", ref.race.cars[1].status)
     yield lambda: dashboards_agree(app)
     d.shot("4-race-pit")
@@ -227,7 +228,8 @@ def tour(d):
         yield 0.01
     d.note("game_over", ref.race.game_over)
     yield lambda: dashboards_agree(app)
-    yield tap(ids.results)
+    yield lambda: app.sm.current == "results"  # shown by itself at the end of the race
+    yield 0.2
     d.note("results", app.view.results())
     d.note("series", [len(p) for p in ref.series()])
     d.shot("5-results")

@@ -52,6 +52,7 @@ def test_setup_pairing_corner_pit_undo_finish_results_history(tmp_path):
     assert seen["dashboard_after_roll"] == seen["before_undo"]  # the result reached the dashboard
     assert seen["after_undo"]["rolled"] == 0 and seen["undo_message"].startswith("Undone: ")
     assert seen["pit_status"] == "pit" and " in the pit: " in seen["pit_message"]
+    assert seen["pit_card"] == "PIT CARD: " + seen["pit_message"].split(" in the pit: ")[1]
     assert seen["game_over"] == 1
     assert seen["results"][0][0] == 1 and "finished, 2 spaces over the line" in seen["results"][0][3]
     history = seen["history"].splitlines()

@@ -1,5 +1,6 @@
 """Button flows on the virtual dashboard, checked on the screen (read back from the framebuffer) and the state."""
 
+import os
 import time
 
 from tests.firmware.dash import art
@@ -26,12 +27,27 @@ def test_boot_screen_shows_the_dashboard(dash):
     assert "SOLO" in rows[1]
 
 
-def test_main_screen_matches_the_expected_image(dash):
-    d = dash().start()
-    import os
+def check_view(d, name):
+    """The whole screen, pixel for pixel, against tests/firmware/views/<name>.txt ('#' lit, '.' dark).
+    UPDATE_VIEWS=1 rewrites the files after a deliberate change of the screens (then review the diff)."""
+    path = os.path.join(os.path.dirname(__file__), "views", name + ".txt")
+    if os.environ.get("UPDATE_VIEWS"):
+        with open(path, "w") as f:
+            f.write(art(d.buf))
+    with open(path) as f:
+        assert art(d.buf) == f.read(), "screen differs from views/%s.txt:\n%s" % (name, art(d.buf))
 
-    expected = open(os.path.join(os.path.dirname(__file__), "views", "main_boot.txt")).read()
-    assert art(d.buf) == expected
+
+def test_screens_match_the_expected_images(dash):
+    d = dash().start()
+    check_view(d, "main_boot")
+    d.tap("OK", "UP", "UP", "UP", "OK", "DOWN", "DOWN", "DOWN", "OK")  # a turn at 60
+    d.tap("OK", "UP", "UP", "UP")  # 120 on the dial
+    d.tap("OK")
+    check_view(d, "move_menu")
+    d.tap("DOWN", "DOWN", "DOWN", "OK", "OK")  # next turn: the dial opens at 120
+    d.tap("DOWN", "DOWN", "DOWN", "DOWN")  # 40: harsh braking, priced before OK
+    check_view(d, "speed_dial_braking")
 
 
 def test_set_speed_with_braking_preview_then_confirm(dash):

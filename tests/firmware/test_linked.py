@@ -156,3 +156,31 @@ def test_status_line_follows_the_table(tmp_path):
     finally:
         t.stop()
         d.kill()
+
+
+def test_good_carburettor_from_the_hidden_hand(tmp_path):
+    from tests.firmware.test_flows import check_view
+
+    d, t = start(tmp_path, dev="carb")
+    try:
+        snap = dict(t.devices["carb"].snapshot, hand=["SS", "GC", "SD"], speed=40)
+        assert t.command("g1", "sync", snap)[0] == "done"
+        assert t.command("g2", "turn", {"on": 1})[0] == "done"
+        d.wait(lambda: d.rows()[0].startswith("SET SPEED"))
+        d.tap("CARD")  # the hand, only while browsing
+        check_view(d, "hand")
+        d.tap("DOWN", "OK")  # Good Carburettor
+        assert d.rows()[0].startswith("GC SPEED")
+        d.tap("UP", "UP", "UP", "UP", "UP")  # "Accelerate immediately up to 120 mph"
+        assert d.big() == "120"
+        d.tap("OK")
+        c = d.car()
+        assert c["speed"] == 120 and c["hand"] == ["SS", "SD"] and c["card_used"] == 1
+        ev = t.wait_note(lambda n: n[0] == "event" and n[3] == "speed")
+        assert ev[4] == {"v": 120, "card": "GC"}
+        d.tap("CARD", "OK")  # a second card this turn is refused: "Only one Tactic Card may be used on a turn"
+        assert d.rows()[7] == "one tactic card"  # the message, cut to the screen width
+        assert d.car()["hand"] == ["SS", "SD"]
+    finally:
+        t.stop()
+        d.kill()

@@ -67,6 +67,40 @@ def _swatch(text, colour, **kw):
     return lbl
 
 
+class CarRow(BoxLayout):
+    """One car on the race screen: colour and name (and status), speed, wear, laps, link. Updated in place."""
+
+    def __init__(self, r, **kw):
+        super().__init__(spacing=dp(6), padding=dp(4), **kw)
+        from kivy.graphics import Color, Rectangle
+
+        with self.canvas.before:
+            self.bg_colour = Color(0.35, 0.35, 0.45, 0)
+            bg = Rectangle()
+        self.bind(pos=lambda w, v: setattr(bg, "pos", v), size=lambda w, v: setattr(bg, "size", v))
+        self.name_label = _swatch("", r["colour"], size_hint_x=0.25, halign="center")
+        self.speed = Label(markup=True, font_size=sp(18), size_hint_x=0.16, halign="center")
+        self.wear = Label(font_size=sp(20), size_hint_x=0.2, halign="center")
+        self.laps = Label(font_size=sp(19), size_hint_x=0.22, halign="center")
+        self.link = Label(markup=True, font_size=sp(17), size_hint_x=0.16, halign="center")
+        for w in (self.name_label, self.speed, self.wear, self.laps, self.link):
+            self.add_widget(w)
+        self.shown = None
+
+    def update(self, r):
+        if r == self.shown:
+            return
+        self.shown = r
+        self.bg_colour.a = 1 if r["active"] else 0
+        self.name_label.text = ("> " if r["active"] else "") + r["name"] + ("\n" + r["status"] if r["status"] else "")
+        self.name_label.font_size = sp(20) if r["status"] else sp(24)
+        self.speed.text = "[b][size=%d]%d[/size][/b]\nmph" % (sp(34), r["speed"])
+        self.wear.text = "tyre %d/8\nbrake %d/5" % (r["tyre"], r["brake"])
+        self.laps.text = "laps %d" % r["laps_left"] + ("\nmissed %d" % r["missed"] if r["missed"] else "")
+        self.link.text = "%s\n[size=%d]%s[/size]" % (r["link"], sp(13), r["dev"] or "")
+        self.link.color = LINK_COLOURS.get(r["link"], (1, 1, 1, 1))
+
+
 class CompanionApp(App):
     title = "Formula 1 companion"
 
@@ -82,6 +116,7 @@ class CompanionApp(App):
         self.chosen_dev = None
         self.picker = "speed"
         self.rows_sig = None
+        self.car_rows = []  # CarRow widgets, in turn order
         self.found_sig = None
         self.oleds = {}  # dev -> OledView on the race screen
         self.rolling = 0
@@ -320,54 +355,32 @@ class CompanionApp(App):
                 view.show(d.image, d.frame)
 
     def refresh_race(self, force=False):
+        """Bring the race screen up to date, touching only what changed (a frame stays short)."""
         if self.view is None:
             return
-        rows = self.view.rows()
-        car = self.view.active_car()
-        sig = (repr(rows), self.picker, self.view.corner, self.view.lane, self.view.band, self.view.special,
-               car.snapshot()["speed_set"] if car is not None else None, self.ref.race.round)
-        if sig == self.rows_sig and not force:
-            return
-        self.rows_sig = sig
-        ids = self.screen("race").ids
+        v = self.view
+        rows = v.rows()
+        car = v.active_car()
         race = self.ref.race
+        ids = self.screen("race").ids
+        if force or len(self.car_rows) != len(rows):
+            ids.cars.clear_widgets()
+            self.car_rows = [CarRow(r) for r in rows]
+            for row in self.car_rows:
+                ids.cars.add_widget(row)
+        for row, r in zip(self.car_rows, rows, strict=True):
+            row.update(r)
         ids.round.text = "Round %d of a %d-lap race%s" % (race.round, race.laps, "  FINISHED" if race.game_over else "")
-        ids.cars.clear_widgets()
-        for r in rows:
-            ids.cars.add_widget(self._car_row(r))
-        self._fill_virtuals(rows)
-        seat = self.view.active()
-        if seat is None:
-            ids.turn.text = "The race is over: see Results"
-        else:
-            ids.turn.text = "%s (%s) to play" % (race.names[seat], race.colours[seat])
-        self._fill_pickers()
+        seat = v.active()
+        ids.turn.text = ("The race is over: see Results" if seat is None
+                         else "%s (%s) to play" % (race.names[seat], race.colours[seat]))
+        sig = (self.picker, seat, v.corner, v.lane, v.band, v.special, tuple(v.speed_choices()),
+               None if car is None else (car.speed, car.speed_set, car.status, car.special))
+        if force or sig != self.rows_sig:
+            self.rows_sig = sig
+            self._fill_virtuals(rows)
+            self._fill_pickers()
         self._fill_odds()
-
-    def _car_row(self, r):
-        row = BoxLayout(spacing=dp(6), padding=dp(4))
-        if r["active"]:
-            from kivy.graphics import Color, Rectangle
-
-            with row.canvas.before:
-                Color(0.35, 0.35, 0.45, 1)
-                bg = Rectangle()
-            row.bind(pos=lambda w, v: setattr(bg, "pos", v), size=lambda w, v: setattr(bg, "size", v))
-        name = ("> " if r["active"] else "") + r["name"] + ("\n" + r["status"] if r["status"] else "")
-        row.add_widget(_swatch(name, r["colour"], size_hint_x=0.25, halign="center",
-                               font_size=sp(20) if r["status"] else sp(24)))
-        row.add_widget(Label(text="[b][size=%d]%d[/size][/b]\nmph" % (sp(34), r["speed"]), markup=True,
-                             font_size=sp(18), size_hint_x=0.16, halign="center"))
-        wear = Label(text="tyre %d/8\nbrake %d/5" % (r["tyre"], r["brake"]), font_size=sp(20), size_hint_x=0.2,
-                     halign="center")
-        row.add_widget(wear)
-        extra = "laps %d" % r["laps_left"]
-        if r["missed"]:
-            extra += "\nmissed %d" % r["missed"]
-        row.add_widget(Label(text=extra, font_size=sp(19), size_hint_x=0.22, halign="center"))
-        row.add_widget(Label(text="%s\n[size=%d]%s[/size]" % (r["link"], sp(13), r["dev"] or ""), markup=True,
-                             color=LINK_COLOURS.get(r["link"]), font_size=sp(17), size_hint_x=0.16, halign="center"))
-        return row
 
     def _fill_virtuals(self, rows):
         ids = self.screen("race").ids

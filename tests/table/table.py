@@ -1,0 +1,475 @@
+"""The whole table, real parts only: six virtual dashboards (the real firmware on the `micropython` unix port,
+each with its game link on its own pty behind a fault-injecting relay, its buttons and OLED on the viewer
+channel) and the tablet's logic (Referee with its SQLite log, the pyserial transport, the link bridge).
+
+Table.play() runs a whole Formula 1 race: scripted players press dashboard buttons (speed, Good Carburettor,
+move cards, Superb Driving) and the referee's operator uses the tablet controls (corner, block, hold, lap,
+pit, end of turn, undo). Every choice comes from a seeded generator and the table's state, and every action
+waits for the table to confirm it, as players at a real table do: a press lost to a fault is simply made
+again. With faults on, a second seeded generator pulls cables, kills dashboards and the tablet, damages a
+dashboard's save, and throws garbage and corrupted frames at the lines at random moments (right after a
+press or a decision, while its frames are in flight). Same seed, same race: the final state of every
+dashboard and of the table must come out identical with and without faults.
+
+Used by tests/table/ (a short race) and bench/table_bench.py (the full 5 laps, and the soak).
+"""
+
+import os
+import random
+import time
+
+from companion.link_bridge import LinkBridge
+from companion.referee.referee import Referee
+from companion.transport import CONNECTED, Transport
+from companion.transport.pyserial_backend import PyserialPorts
+from firmware import store
+from shared_rules.errors import RuleError
+from shared_rules.f1 import cards
+from shared_rules.f1.autoplay import BANDS, LAP_SPACES
+from shared_rules.f1.charts import STEP
+from shared_rules.f1.status import PIT, RACING, SPUN
+from shared_rules.rng import Rng
+from tests.firmware.dash import VirtualDashboard
+from tests.firmware.race_script import dial
+from tests.link.harness import FAST, NOISE, FakeUsb, raw_pty
+
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fox"]
+# The firmware's screens (firmware/ui.py), as its viewer channel reports them.
+MAIN, SPEED, HAND, MENU, CORNER, SETUP, MESSAGE = 0, 1, 2, 3, 4, 5, 6
+DOWN_TAP = {HAND: "BACK", MENU: "BACK", CORNER: "BACK", SETUP: "BACK", MESSAGE: "OK"}
+TIMING = dict(FAST, silent=2500, command_retry=120)  # compressed time; the firmware beats every 1 s
+LINE_NOISE = dict(drop=1, dup=1, corrupt=1, truncate=1, garbage=1, delay=2)  # % of the lines, each way
+FAULT_KINDS = ("unplug", "unplug", "kill_dash", "kill_dash", "kill_tablet", "burst", "burst", "garbage",
+               "damage_save")
+
+
+class TableError(AssertionError):
+    pass
+
+
+def rss_kb():
+    """This process's resident memory (the tablet's), from /proc."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+class Seat:
+    """One dashboard and its cable: the firmware on a pty, a relay between that pty and the tablet's pty."""
+
+    def __init__(self, workdir, dev, usb, seed):
+        from tests.link.harness import Relay
+
+        self.dev = dev
+        self.usb = usb
+        self.dash = VirtualDashboard(workdir, dev=dev)
+        self.master = None
+        self.relay = Relay(None, seed)
+        self.plug()
+
+    def start(self):
+        self.master, slave = raw_pty()
+        self.dash.stdin = self.dash.stdout = slave
+        self.relay.attach_dashboard(self.master)
+        try:
+            self.dash.start()
+        finally:
+            os.close(slave)
+
+    def kill(self):
+        self.dash.kill()
+        self.relay.attach_dashboard(None)
+        if self.master is not None:
+            os.close(self.master)
+            self.master = None
+
+    def plug(self):
+        self.usb.paths.append(self.relay.plug())
+
+    def unplug(self):
+        if self.relay.path in self.usb.paths:
+            self.usb.paths.remove(self.relay.path)
+        self.relay.unplug()
+
+    def close(self):
+        self.kill()
+        self.relay.close()
+
+
+class Table:
+    def __init__(self, workdir, seed, players=6, laps=5, lap_spaces=LAP_SPACES, faults=0, fault_rate=0.08,
+                 heap_every=0, timeout=30.0):
+        self.workdir = workdir
+        self.seed = seed
+        self.laps = laps
+        self.lap_spaces = lap_spaces
+        # The stand-in lap's red bands (shared_rules.f1.autoplay), scaled to the lap's length.
+        self.bands = sorted({(max(1, b * lap_spaces // LAP_SPACES), s) for b, s in BANDS})
+        self.faulty = faults
+        self.fault_rate = fault_rate
+        self.heap_every = heap_every
+        self.timeout = timeout
+        self.rng = Rng(seed)  # the players' choices
+        self.frng = random.Random(seed * 7919 + 1)  # the faults: apart, so both runs choose the same moves
+        self.path = os.path.join(workdir, "table.db")
+        self.usb = FakeUsb()
+        self.seats = [Seat(workdir, "dash-%d" % (i + 1), self.usb, seed + i) for i in range(players)]
+        self.pos = [0] * players
+        self.ref = None
+        self.transport = None
+        self.bridge = None
+        self.old_refs = []
+        self.counts = {k: 0 for k in FAULT_KINDS}
+        self.counts.update(undo=0, corner_rolls=0, blocks=0, holds=0, pits=0, laps=0, cards=0, carbs=0, superb=0,
+                           presses=0, retries=0, decisions=0, turns=0, damaged_screens=0)
+        self.heap = {s.dev: [] for s in self.seats}  # gc.mem_free() after a collection, per sample
+        self.rss = []  # the tablet process's resident KB, per sample
+        self.fault_deck = []
+        self.fault_log = []  # (turn, fault, dashboard, seat acting)
+
+    # ---- setting up and tearing down ------------------------------------------------------------------
+    def open(self):
+        for s in self.seats:
+            s.start()
+        if self.faulty:
+            for s in self.seats:
+                for f in (s.relay.up, s.relay.down):
+                    for k, v in LINE_NOISE.items():
+                        setattr(f, k, v)
+        self.ref = Referee.new(self.path, NAMES[: len(self.seats)], self.laps, seed=self.seed)
+        self._start_tablet()
+        for seat, s in enumerate(self.seats):
+            self.ref.pair(seat, s.dev)
+        self.settle()
+        return self
+
+    def _start_tablet(self):
+        self.transport = Transport(PyserialPorts(self.usb), TIMING)
+        self.transport.start()
+        self.bridge = LinkBridge(self.transport, self.ref)
+
+    def close(self):
+        if self.transport is not None:
+            self.transport.stop()
+        for s in self.seats:
+            s.close()
+        for r in self.old_refs + [self.ref]:
+            if r is not None:
+                r.close()
+
+    # ---- waiting, as the app's Clock would poll ------------------------------------------------------
+    def pump(self, pred, timeout=None):
+        end = time.monotonic() + (self.timeout if timeout is None else timeout)
+        while True:
+            self.bridge.poll()
+            if pred():
+                return True
+            if time.monotonic() > end:
+                return False
+            time.sleep(0.005)
+
+    def in_step(self):
+        """Every dashboard connected, told everything, and showing exactly the table's car."""
+        t = self.transport
+        if t.pending():
+            return False
+        for seat, s in enumerate(self.seats):
+            st = s.dash.state
+            if t.status(s.dev) != CONNECTED or st is None:
+                return False
+            if st.get("car") != self.ref.race.cars[seat].snapshot():
+                return False
+        return True
+
+    def settle(self, timeout=None):
+        if not self.pump(self.in_step, timeout):
+            raise TableError("the table did not come back in step:\n%s" % self.describe())
+
+    def describe(self):
+        out = []
+        for seat, s in enumerate(self.seats):
+            st = s.dash.state or {}
+            out.append("%s link=%s pending=%s\n  dash =%s\n  table=%s" % (
+                s.dev, self.transport.status(s.dev), self.transport.pending(s.dev), st.get("car"),
+                self.ref.race.cars[seat].snapshot()))
+        out.append("faults (turn, kind, dashboard, seat acting): %s" % self.fault_log[-6:])
+        return "\n".join(out)
+
+    # ---- the tablet's controls -------------------------------------------------------------------------
+    def decide(self, what, *args):
+        """One of the referee's decisions, as the race screen makes it; RuleError when the rules refuse."""
+        ev = getattr(self.ref, what)(*args)
+        self.counts["decisions"] += 1
+        self.bridge.push()
+        self.fault_point()
+        return ev
+
+    # ---- the players, on their dashboards --------------------------------------------------------------
+    def car(self, seat):
+        return self.ref.race.cars[seat]
+
+    def _to_main(self, d):
+        """Back to the main screen, whatever the dashboard shows (a message, a menu, the hand)."""
+        for _ in range(6):
+            mode = d.state["mode"]
+            if mode == MAIN:
+                return
+            if mode == SPEED:
+                d.tap("BACK")
+            else:
+                d.tap(DOWN_TAP.get(mode, "BACK"))
+        raise TableError("dashboard stuck away from its main screen:\n" + d.screen())
+
+    def _press(self, seat, action, confirmed):
+        """A player's action on the dashboard, made again until the table has it (a fault may eat a press)."""
+        for attempt in range(8):
+            self.settle()
+            if confirmed():
+                return
+            if attempt:
+                self.counts["retries"] += 1
+            d = self.seats[seat].dash
+            self._to_main(d)
+            action(d)
+            self.counts["presses"] += 1
+            self.fault_point(seat)
+            if self.pump(confirmed, 3.0 if self.faulty else self.timeout):
+                return
+        raise TableError("a press never reached the table:\n" + self.describe())
+
+    def dash_speed(self, seat, v, carb):
+        def action(d):
+            if carb:
+                hand = d.car()["hand"]
+                d.tap("CARD")
+                d.tap(*(["DOWN"] * hand.index(cards.CARBURETTOR)))
+                d.tap("OK")
+            else:
+                d.tap("OK")
+            if d.state["mode"] != SPEED:
+                raise TableError("no speed dial:\n" + d.screen())
+            dial(d, v)
+            d.tap("OK")
+
+        self._press(seat, action, lambda: self.car(seat).speed_set == 1)
+        self.counts["carbs"] += carb
+
+    def dash_card(self, seat, code):
+        """Play a tactic card from the dashboard's hidden hand; returns the table's event for it."""
+        before = len(self.ref.entries)
+
+        def action(d):
+            d.tap("CARD")
+            d.tap(*(["DOWN"] * d.car()["hand"].index(code)))
+            d.tap("OK")
+
+        self._press(seat, action, lambda: self.car(seat).card_used == 1)
+        self.counts["cards"] += 1
+        for entry in reversed(self.ref.entries[before:]):
+            if entry.get("t") == "card":
+                return entry
+        raise TableError("card played but not in the log")
+
+    # ---- faults ---------------------------------------------------------------------------------------
+    def fault_point(self, seat=None):
+        """A random moment: often right after a press or a decision, its frames still on the line."""
+        if not self.faulty or self.frng.random() >= self.fault_rate:
+            return
+        if not self.fault_deck:  # every kind once per round of the deck, in a seeded order
+            self.fault_deck = list(FAULT_KINDS)
+            self.frng.shuffle(self.fault_deck)
+        kind = self.fault_deck.pop()
+        s = self.seats[self.frng.randrange(len(self.seats)) if seat is None or self.frng.random() < 0.5 else seat]
+        self.counts[kind] += 1
+        self.fault_log.append((self.counts["turns"], kind, s.dev, seat))
+        if kind == "unplug":
+            s.unplug()
+            self.pump(lambda: False, self.frng.uniform(0.05, 1.5))
+            s.plug()
+        elif kind == "kill_dash":
+            s.kill()
+            self.pump(lambda: False, self.frng.uniform(0.0, 0.6))
+            s.relay.inject("up", b"MPY: soft reboot\r\n")
+            s.start()
+        elif kind == "damage_save":
+            s.kill()
+            self._damage(s.dash.state_path)
+            s.start()
+            if s.dash.rows()[0] != "SAVE DAMAGED":
+                raise TableError("a damaged save was not reported:\n" + s.dash.screen())
+            self.counts["damaged_screens"] += 1
+        elif kind == "kill_tablet":
+            self.kill_tablet()
+        elif kind == "garbage":
+            for _ in range(self.frng.randrange(1, 4)):
+                s.relay.inject(self.frng.choice(("up", "down")), self.frng.choice(NOISE))
+        elif kind == "burst":  # a bad cable for a moment: a third of the frames mangled
+            saved = [(f, dict(vars(f))) for f in (s.relay.up, s.relay.down)]
+            for f, _ in saved:
+                f.drop = f.corrupt = f.truncate = f.garbage = f.dup = 30
+            self.pump(lambda: False, self.frng.uniform(0.2, 1.0))
+            for f, old in saved:
+                vars(f).update(old)
+
+    def _damage(self, path):
+        with open(path, "rb") as f:
+            raw = f.read()
+        how = self.frng.randrange(3)
+        if how == 0:
+            raw = raw[: self.frng.randrange(1, len(raw))]  # truncated
+        elif how == 1:
+            i = self.frng.randrange(len(raw))
+            raw = raw[:i] + bytes([raw[i] ^ 0x04]) + raw[i + 1 :]  # one bit flipped
+        else:  # hand-edited: a better tyre gauge, checksum left as it was
+            raw = raw.replace(b'"tyre": ', b'"tyre": 1', 1) if b'"tyre": ' in raw else raw + b" "
+        with open(path, "wb") as f:
+            f.write(raw)
+
+    def kill_tablet(self):
+        """The app dies (its transport stops, nothing is closed cleanly) and starts again from its log."""
+        self.transport.stop()
+        self.old_refs.append(self.ref)
+        self.ref = Referee.open(self.path)
+        self._start_tablet()
+
+    # ---- the race ---------------------------------------------------------------------------------------
+    def play(self, max_turns=5000):
+        while not self.ref.race.game_over and self.counts["turns"] < max_turns:
+            self.play_turn()
+            self.counts["turns"] += 1
+            if self.heap_every and self.counts["turns"] % self.heap_every == 0:
+                self.sample_memory()
+        self.settle()
+        return self.result()
+
+    def play_turn(self):
+        rng = self.rng
+        seat = self.ref.race.seat
+        start = self.pos[seat]
+        self.settle()
+        self.fault_point(seat)
+        car = self.car(seat)
+        if car.status in (SPUN, PIT) and rng.below(8) == 0:
+            self.decide("hold", 0 if car.fixed else min(60, car.speed + 20))
+            self.counts["holds"] += 1
+            self.decide("end_turn")
+            return
+        carb = 0
+        choices = car.speed_choices()
+        if cards.CARBURETTOR in car.hand and rng.below(6) == 0 and car.speed < 120:
+            carb = 1
+            choices = car.speed_choices(carb=1)
+        cheap = [v for v in choices if car.braking_cost(v) == (0, 0, 0)]
+        pick = cheap if cheap and rng.below(5) else choices
+        self.dash_speed(seat, pick[rng.below(len(pick))], carb)
+        car = self.car(seat)
+        if car.status == RACING and rng.below(10) == 0 and car.speed > 20:
+            v = car.speed - STEP * (1 + rng.below(3))
+            try:
+                self.decide("block", v)
+                self.counts["blocks"] += 1
+            except RuleError:
+                pass  # no such blocker
+        self._drive(seat, start, self.car(seat).speed // STEP)
+        car = self.car(seat)
+        if car.status == RACING and not car.rolled and not car.card_used and car.hand and rng.below(3) == 0:
+            code = car.hand[rng.below(len(car.hand))]
+            if cards.TACTIC_TIMING[code] == cards.AT_END:
+                ev = self.dash_card(seat, code)
+                self._drive(seat, self.pos[seat], ev["spaces"])
+        self.decide("end_turn")
+
+    def _drive(self, seat, start, spaces):
+        """Move `spaces` forward on the stand-in lap: a corner roll for each band crossed, the line, a pit."""
+        rng = self.rng
+        end = start + spaces
+        for s in range(start + 1, end + 1):
+            car = self.car(seat)
+            if car.status != RACING:
+                break
+            at = s % self.lap_spaces
+            for band, safety in self.bands:
+                if at != band or self.car(seat).status != RACING:
+                    continue
+                car = self.car(seat)
+                if car.speed > safety and car.special and car.speed - safety <= 40:
+                    self.decide("corner", safety, 1)
+                    continue
+                if car.speed > safety and cards.SUPERB in car.hand and not car.card_used and not car.rolled \
+                        and rng.below(2):
+                    self.dash_card(seat, cards.SUPERB)
+                    self.counts["superb"] += 1
+                ev = self.decide("corner", safety)
+                if ev["dice"]:
+                    self.counts["corner_rolls"] += 1
+                    if self.counts["undo"] == 0 or rng.below(12) == 0:
+                        self._undo_and_redo(ev, safety)
+            self.pos[seat] = s
+            if at == 0 and self.car(seat).status == RACING:
+                if self.car(seat).laps_left > 1 and (self.counts["pits"] == 0 or rng.below(4) == 0):
+                    self.decide("pit")
+                    self.counts["pits"] += 1
+                    return
+                self.decide("lap", min(20, end - s))
+                self.counts["laps"] += 1
+                if self.car(seat).status != RACING:
+                    return
+
+    def _undo_and_redo(self, ev, safety):
+        """The operator took the wrong band: undo, settle, take the corner again. Same dice: undo is no re-roll."""
+        taken = self.decide("undo")
+        if taken is not ev and taken.get("dice") != ev["dice"]:
+            raise TableError("undo took back something else: %r" % (taken,))
+        self.counts["undo"] += 1
+        self.settle()
+        again = self.decide("corner", safety)
+        if again["dice"] != ev["dice"] or again["pen"] != ev["pen"]:
+            raise TableError("the same corner after an undo threw other dice: %r then %r" % (ev, again))
+
+    # ---- measuring ----------------------------------------------------------------------------------
+    def sample_memory(self):
+        """Every dashboard's free heap just after its idle-time collection, and the tablet's resident memory."""
+        self.settle()
+        self.pump(lambda: False, 0.35)  # the firmware collects after 250 ms without a press or command
+        for s in self.seats:
+            s.dash.send("Q")  # redraw and report, "free" read right after that collection
+            free = (s.dash.state or {}).get("free")
+            if free is not None:
+                self.heap[s.dev].append(free)
+        self.rss.append(rss_kb())
+
+    def result(self):
+        """What must be identical between two runs of one seed, and the counts that show what happened."""
+        shown = [s.dash.car() for s in self.seats]
+        saved = []
+        for s in self.seats:
+            with open(s.dash.state_path, "rb") as f:
+                saved.append(store.decode(f.read())["car"])
+        reopened = Referee.open(self.path)
+        try:
+            replayed = reopened.race.snapshot()
+            log = [e for e in reopened.entries[1:] if e.get("t") != "pair"]
+        finally:
+            reopened.close()
+        return {
+            "dashboards": shown,
+            "saved": saved,
+            "table": self.ref.race.snapshot(),
+            "replayed": replayed,
+            "log": log,
+            "results": self.ref.race.results(),
+            "counts": dict(self.counts),
+        }
+
+
+def run(workdir, seed, **kw):
+    """One whole race; returns Table.result() plus the memory samples."""
+    os.makedirs(workdir, exist_ok=True)
+    table = Table(workdir, seed, **kw)
+    try:
+        table.open()
+        out = table.play()
+        out["heap"] = table.heap
+        out["rss"] = table.rss
+        return out
+    finally:
+        table.close()

@@ -374,7 +374,7 @@ class CompanionApp(App):
         seat = v.active()
         ids.turn.text = ("The race is over: see Results" if seat is None
                          else "%s (%s) to play" % (race.names[seat], race.colours[seat]))
-        sig = (self.picker, seat, v.corner, v.lane, v.band, v.special, tuple(v.speed_choices()),
+        sig = (self.picker, seat, v.corner, v.lane, v.band, v.special, tuple(v.speed_choices()), v.superb_question(),
                None if car is None else (car.speed, car.speed_set, car.status, car.special))
         if force or sig != self.rows_sig:
             self.rows_sig = sig
@@ -418,7 +418,11 @@ class CompanionApp(App):
         ids.speeds.clear_widgets()
         car = v.active_car()
         picks = []
-        if car is not None and self.picker == "block":
+        question = v.superb_question()
+        if question is not None:
+            ids.speeds.add_widget(Label(text="%s plays Superb Driving. Track clear?" % question, size_hint_x=2))
+            picks = [("Clear", ("superb", 1)), ("Not clear", ("superb", 0))]
+        elif car is not None and self.picker == "block":
             ids.speeds.add_widget(Label(text="Blocker's speed:", size_hint_x=None, width=dp(170)))
             picks = [(str(s), ("block", s)) for s in range(0, 161, 20) if s != car.speed]
         elif car is not None and self.picker == "finish":
@@ -480,6 +484,8 @@ class CompanionApp(App):
             ev = v.set_speed(arg)
         elif what == "hold":
             ev = v.hold(arg)
+        elif what == "superb":
+            ev = v.answer_superb(arg)
         elif what == "corner":
             ev = v.roll_corner()
             if ev is not None:

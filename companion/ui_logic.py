@@ -152,6 +152,7 @@ class RaceView:
         self.last_pit = None  # (name, pit card text)
         self.message = ""
         self.special = 0  # use the special tyres (pit card) on the next band
+        self.answered = set()  # decisions (by position) whose "is the track clear?" has been answered
 
     # ---- reading ------------------------------------------------------------------------------
     @property
@@ -288,6 +289,30 @@ class RaceView:
 
     def set_speed(self, v):
         return self._do(lambda: self.ref.set_speed(v), "%s: speed %d" % (self._who(), v))
+
+    def superb_question(self):
+        """Superb Driving works "providing the track is clear": when a dashboard has just played it, the table
+        must say whether it is. Returns the player's name while the question is open, else None."""
+        stack = self.ref.stack
+        last = stack[-1] if stack else None
+        if not last or last.get("t") != "card" or last.get("card") != cards.SUPERB or len(stack) in self.answered:
+            return None
+        seat = last.get("seat")
+        return self.race.names[seat] if isinstance(seat, int) else "?"
+
+    def answer_superb(self, clear):
+        """Clear: the card stands. Not clear: it cannot be played, so it is taken back into the hand."""
+        who = self.superb_question()
+        if who is None:
+            return None
+        if clear:
+            self.answered.add(len(self.ref.stack))
+            self.message = "%s: Superb Driving for the next corner" % who
+            return 1
+        ev = self._do(self.ref.undo, "")
+        if ev is not None:
+            self.message = "%s: the track is not clear; Superb Driving back in the hand" % who
+        return ev
 
     def hold(self, v):
         return self._do(lambda: self.ref.hold(v), "%s waits, blocked, at %d" % (self._who(), v))

@@ -293,13 +293,29 @@ def showcase(d):
     d.shot("race")
 
 
+def superb(d):
+    """A dashboard plays Superb Driving (as its CARD button would send it); the table asks if the track is clear."""
+    app = d.app
+    yield from setup_and_pair(d, players=2)
+    ids = race_ids(app)
+    yield tap(speed_button(app))
+    app.ref.on_dashboard_event(0, "card", {"card": "SD"})  # the event the transport delivers
+    yield 0.2
+    d.note("question", [w.text for w in reversed(ids.speeds.children)])
+    yield tap(button(ids.speeds, "Not clear"))
+    d.note("hand_has_sd", "SD" in app.ref.race.cars[0].hand)
+    d.note("message", ids.message.text)
+    yield lambda: dashboards_agree(app)
+    d.note("dashboard_hand_has_sd", "SD" in app.ports.virtual[app.ref.pairs[0]].state["car"]["hand"])
+
+
 def cold_start(d):
     app = d.app
     yield lambda: app.first_frame is not None
     d.note("first_frame", app.first_frame)
 
 
-SCENARIOS = {"showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start}
+SCENARIOS = {"superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start}
 
 
 def main(argv):

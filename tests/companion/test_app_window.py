@@ -61,6 +61,17 @@ def test_setup_pairing_corner_pit_undo_finish_results_history(tmp_path):
         assert os.path.getsize(os.path.join(SHOTS, name + ".png")) > 10000
 
 
+def test_superb_driving_played_on_a_dashboard_asks_the_table(tmp_path):
+    from shared_rules.f1.race import Race
+
+    seed = next(s for s in range(2000) if "SD" in Race(s, ["Ann", "Bob"], 3).cars[0].hand)
+    seen = run("superb", tmp_path, tmp_path / "data", seed=seed)
+    assert seen["question"][0].endswith("plays Superb Driving. Track clear?")
+    assert seen["question"][1:] == ["Clear", "Not clear"]
+    assert seen["hand_has_sd"] and seen["dashboard_hand_has_sd"]
+    assert seen["message"].endswith("the track is not clear; Superb Driving back in the hand")
+
+
 def test_kill_mid_race_then_resume_the_same_game_everywhere(tmp_path):
     data = tmp_path / "data"
     out = tmp_path / "before.json"

@@ -213,3 +213,23 @@ def test_track_files_cycle_and_a_bad_one_says_why(data, tmp_path):
     with pytest.raises(Exception, match="1 to 12 corners"):
         form.start(str(tmp_path / "bad.db"))
     assert not os.path.exists(tmp_path / "bad.db")
+
+
+def test_superb_driving_from_a_dashboard_asks_whether_the_track_is_clear(tmp_path):
+    """Superb Driving: "Take one corner at any speed, providing the track is clear"."""
+    from shared_rules.f1.race import Race
+
+    seed = next(s for s in range(2000) if "SD" in Race(s, ["Ann", "Bob"], 3).cars[0].hand)
+    view = new_view(tmp_path, names=("Ann", "Bob"), seed=seed)
+    first = view.race.names[0]
+    view.set_speed(40)
+    assert view.superb_question() is None
+    assert view.ref.on_dashboard_event(0, "card", {"card": "SD"}) is None  # played on the dashboard
+    assert view.superb_question() == first
+    view.answer_superb(0)  # not clear: it cannot be played
+    assert view.superb_question() is None
+    assert "SD" in view.race.cars[0].hand and view.race.cars[0].superb == 0
+    assert view.message == "%s: the track is not clear; Superb Driving back in the hand" % first
+    assert view.ref.on_dashboard_event(0, "card", {"card": "SD"}) is None
+    view.answer_superb(1)
+    assert view.superb_question() is None and view.race.cars[0].superb == 1

@@ -8,6 +8,9 @@
 - firmware.button_to_frame_e2e_us_p50/_p99: the same seen from outside: the press line sent on the viewer
   channel to the end of its frame received back (adds two socket hops and the OS scheduler of a shared machine).
 - firmware.channel_rtt_us_p50/_p99: that round trip for a line that does nothing (the baseline, same run).
+- firmware.heap_used_kb_unix64: the most heap the dashboard holds live mid-race (every 10 turns: a pause,
+  in which it collects garbage, then gc.mem_free() on its next redraw), objects counted at 64 bits; a Pico's
+  32-bit objects take about half.
 """
 
 import os
@@ -22,6 +25,7 @@ from tools.mpy_build import compile_package
 
 HEAP_TARGET_KB = 64
 P99_TARGET_US = 2000
+HEAP_KB = 256
 
 
 def build(out):
@@ -68,16 +72,22 @@ def press_latencies(where, turns=120):
     """Button presses of real turns: dial, confirm (state frame), menu, end turn; release untimed.
     Returns (inside the firmware, end to end, idle line round trips), each sorted, in microseconds."""
     inside, presses, idle = [], [], []
+    free = [HEAP_KB * 1024]
     with tempfile.TemporaryDirectory() as work:
-        d = VirtualDashboard(work, dev="bench", micropypath=where[0], cwd=where[1])
+        d = VirtualDashboard(work, dev="bench", micropypath=where[0], cwd=where[1], heap="%dK" % HEAP_KB)
         d.start()
         try:
-            for _ in range(turns):
+            for turn in range(turns):
+                if turn % 10 == 0:
+                    time.sleep(0.4)  # idle: the firmware collects its garbage
+                    d.send("Q")
+                    free.append(d.state["free"])
                 for key in ("OK", "UP", "UP", "DOWN", "OK", "DOWN", "DOWN", "DOWN", "OK"):
                     time.sleep(0.008)  # past the debounce time: the press is taken at once
                     presses.append(timed(d, "P " + key))
                     if d.press_us >= 0:
                         inside.append(d.press_us)
+
                     time.sleep(0.008)
                     d.send("R " + key)
                     idle.append(timed(d, "N"))
@@ -85,6 +95,7 @@ def press_latencies(where, turns=120):
                     break
         finally:
             d.kill()
+    press_latencies.min_free = min(free)
     return sorted(inside), sorted(presses), sorted(idle)
 
 
@@ -107,6 +118,7 @@ def main():
         "firmware.button_to_frame_e2e_us_p99": pct(presses, 99),
         "firmware.channel_rtt_us_p50": pct(idle, 50),
         "firmware.channel_rtt_us_p99": pct(idle, 99),
+        "firmware.heap_used_kb_unix64": round((HEAP_KB * 1024 - press_latencies.min_free) / 1024),
     }
     record(figures)
     for k, v in sorted(figures.items()):

@@ -553,7 +553,9 @@ class CompanionApp(App):
 
     def _fill_history(self):
         ids = self.screen("history").ids
-        ids.lines.text = "\n".join(self.view.history_lines()) if self.view is not None else ""
+        # A RecycleView: a 10-lap race for six has thousands of lines, more than one texture can hold.
+        ids.lines.data = [{"text": t} for t in self.view.history_lines()] if self.view is not None else []
+        ids.lines.scroll_y = 0  # the latest at the bottom, in view
 
     # ---- for tests and the bench ---------------------------------------------------------------------------
     def screenshot(self, path):

@@ -235,7 +235,10 @@ def tour(d):
     d.shot("5-results")
     yield tap(app.screen("results").ids.back)
     yield tap(ids.history)
-    d.note("history", app.screen("history").ids.lines.text)
+    yield 0.2
+    lines = app.screen("history").ids.lines
+    d.note("history", "\n".join(item["text"] for item in lines.data))
+    d.note("history_shown", len([w for w in lines.children[0].children if w.text]))
     d.shot("6-history")
 
 

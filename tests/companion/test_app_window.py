@@ -57,6 +57,7 @@ def test_setup_pairing_corner_pit_undo_finish_results_history(tmp_path):
     assert seen["results"][0][0] == 1 and "finished, 2 spaces over the line" in seen["results"][0][3]
     history = seen["history"].splitlines()
     assert any("(undone)" in line for line in history) and "UNDO" in history
+    assert 10 <= seen["history_shown"] <= len(history)  # drawn as rows, only those on screen
     for name in ("1-setup", "2-pairing", "3-race-corner", "4-race-pit", "5-results", "6-history"):
         assert os.path.getsize(os.path.join(SHOTS, name + ".png")) > 10000
 

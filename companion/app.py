@@ -318,7 +318,9 @@ class CompanionApp(App):
 
     def give_virtual(self, seat):
         dev = "virtual-%d" % (seat + 1)
-        self._virtual(dev)
+        if self._virtual(dev) is None:
+            self.screen("pairing").ids.pair_message.text = "Virtual dashboards need the micropython command."
+            return
         self.ref.pair(seat, dev)
         self.bridge.push()
         self.refresh_pairing(force=True)

@@ -312,13 +312,25 @@ def superb(d):
     d.note("dashboard_hand_has_sd", "SD" in app.ports.virtual[app.ref.pairs[0]].state["car"]["hand"])
 
 
+def damaged(d):
+    """The newest saved game is damaged: the setup screen says so, offers no resume, and a new game starts."""
+    app = d.app
+    ids = app.screen("setup").ids
+    yield lambda: ids.resume_note.text != ""
+    d.note("note", ids.resume_note.text)
+    d.note("resume_disabled", ids.resume.disabled)
+    yield tap(ids.start)
+    yield lambda: app.sm.current == "pairing"
+    d.note("new_game", os.path.basename(app.path))
+
+
 def cold_start(d):
     app = d.app
     yield lambda: app.first_frame is not None
     d.note("first_frame", app.first_frame)
 
 
-SCENARIOS = {"superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start}
+SCENARIOS = {"damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start}
 
 
 def main(argv):

@@ -73,6 +73,29 @@ def test_superb_driving_played_on_a_dashboard_asks_the_table(tmp_path):
     assert seen["message"].endswith("the track is not clear; Superb Driving back in the hand")
 
 
+def test_a_damaged_saved_game_is_named_not_resumed(tmp_path, monkeypatch):
+    import sqlite3
+
+    from companion import storage
+    from companion.referee.referee import Referee
+
+    data = tmp_path / "data"
+    monkeypatch.setenv("F1_COMPANION_DATA", str(data))
+    path = storage.new_game_path()
+    ref = Referee.new(path, ["Ann", "Bob"], 3, seed=1)
+    ref.set_speed(60)
+    ref.close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE events SET body = replace(body, '60', '80') WHERE seq = 2")  # hand-edited
+    db.commit()
+    db.close()
+    seen = run("damaged", tmp_path, data)
+    assert seen["resume_disabled"] is True
+    assert seen["note"] == "The last game cannot be resumed: the game log is damaged at entry 2 (checksum)"
+    assert seen["new_game"] != os.path.basename(path)
+    assert os.path.exists(path)  # nothing is deleted
+
+
 def test_kill_mid_race_then_resume_the_same_game_everywhere(tmp_path):
     data = tmp_path / "data"
     out = tmp_path / "before.json"

@@ -7,7 +7,6 @@ import random
 import threading
 import time
 
-from tests.firmware.dash import VirtualDashboard
 
 # One turn of standalone play: start, speed +20, end turn. Every OK changes the car.
 TURN = ("OK", "UP", "OK", "DOWN", "DOWN", "DOWN", "OK")
@@ -34,9 +33,9 @@ class Recorder:
                     self.seen += 1
 
 
-def test_random_power_cuts_keep_the_state(tmp_path):
+def test_random_power_cuts_keep_the_state(dash):
     rnd = random.Random(1962)
-    d = VirtualDashboard(str(tmp_path), dev="cut")
+    d = dash(dev="cut")  # killed after the test, pass or fail
     d.start()
     rec = Recorder(d)
     rec.note()
@@ -74,9 +73,9 @@ def test_random_power_cuts_keep_the_state(tmp_path):
     assert rec.seen > 30  # the cuts fell on a dashboard really in play
 
 
-def test_cut_during_the_save_itself(tmp_path):
+def test_cut_during_the_save_itself(dash):
     """Kill right after the press that triggers a save, at many small offsets: the save is caught midway."""
-    d = VirtualDashboard(str(tmp_path), dev="mid")
+    d = dash(dev="mid")  # killed after the test, pass or fail
     d.start()
     for k in range(25):
         d.tap("OK")  # start a turn: SET SPEED
@@ -100,8 +99,8 @@ def test_cut_during_the_save_itself(tmp_path):
     d.kill()
 
 
-def test_damaged_save_gives_a_clear_message_and_is_kept(tmp_path):
-    d = VirtualDashboard(str(tmp_path), dev="bad")
+def test_damaged_save_gives_a_clear_message_and_is_kept(dash):
+    d = dash(dev="bad")  # killed after the test, pass or fail
     d.start()
     d.tap("OK", "UP", "UP", "OK")
     d.wait(lambda: d.saves >= 2)
@@ -117,8 +116,8 @@ def test_damaged_save_gives_a_clear_message_and_is_kept(tmp_path):
     d.kill()
 
 
-def test_half_written_temp_file_is_ignored(tmp_path):
-    d = VirtualDashboard(str(tmp_path), dev="tmp")
+def test_half_written_temp_file_is_ignored(dash):
+    d = dash(dev="tmp")  # killed after the test, pass or fail
     d.start()
     d.tap("OK", "UP", "UP", "OK")
     d.wait(lambda: d.saves >= 2)

@@ -55,6 +55,7 @@ class App:
             n, self._on_button, debounce_ms=board.debounce_ms, repeat_mask=(1 << b.UP) | (1 << b.DOWN),
             long_mask=1 << b.BACK,
         )
+        self.buttons.ignore_held(board.buttons())  # e.g. BACK still held to leave the self-test
         if error:
             self.ui.message("SAVE DAMAGED", error + ". Defaults used; old file kept as .bad", time.ticks_ms())
 

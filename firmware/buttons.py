@@ -29,6 +29,7 @@ class Buttons:
         self.long_mask = long_mask
         self.state = 0  # debounced levels
         self.long_done = 0  # bits: LONG already reported for this press
+        self.muted = 0  # bits: held since before we started looking; silent until released
         now = time.ticks_ms()
         self.edge = [time.ticks_add(now, -debounce_ms)] * count  # time of the last accepted edge
         self.next_repeat = [now] * count
@@ -36,11 +37,22 @@ class Buttons:
     def held(self, index):
         return bool(self.state & (1 << index))
 
+    def ignore_held(self, levels):
+        """Buttons already down (a finger still on BACK after the self-test) report nothing until released."""
+        self.muted = levels
+        self.state |= levels
+
     def update(self, levels, now):
         """Scan once: `levels` has bit i set while button i is down; `now` is time.ticks_ms()."""
         for i in range(self.count):
             bit = 1 << i
             down = levels & bit
+            if self.muted & bit:
+                if not down:
+                    self.muted &= ~bit
+                    self.state &= ~bit
+                    self.edge[i] = now
+                continue
             since = time.ticks_diff(now, self.edge[i])
             if bool(down) != bool(self.state & bit):
                 if since < self.debounce_ms:

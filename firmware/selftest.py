@@ -21,7 +21,7 @@ class SelfTest:
         self.lit = 1
         self.buttons = Buttons(len(b.BUTTONS), self._on_button, debounce_ms=board.debounce_ms,
                                long_mask=1 << b.BACK)
-        self.buttons.state = board.buttons()  # the BACK still held from power-on is not a press
+        self.buttons.ignore_held(board.buttons())  # the BACK still held from power-on is not a press
 
     def _on_button(self, key, event):
         if event == PRESS:

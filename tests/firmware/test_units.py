@@ -30,6 +30,11 @@ at(2, 1499)    # not long yet
 at(2, 1500)    # long at 700 + 800
 at(2, 2500)    # long only once, and button 1 does not repeat
 at(0, 2600)
+b.ignore_held(1)   # held before we looked: silent, no long press, no repeat...
+at(1, 3000)
+at(1, 5000)
+at(0, 5100)        # ...and its release is silent too
+at(1, 5200)        # the next press counts
 for e in log:
     print(e[0], e[1])
 """
@@ -40,7 +45,7 @@ def test_debounce_long_press_and_repeat_on_micropython():
     assert proc.returncode == 0, proc.stderr.decode()
     events = proc.stdout.decode().split("\n")
     assert [e for e in events if e] == [
-        "0 PRESS", "0 REPEAT", "0 REPEAT", "0 RELEASE", "1 PRESS", "1 LONG", "1 RELEASE",
+        "0 PRESS", "0 REPEAT", "0 REPEAT", "0 RELEASE", "1 PRESS", "1 LONG", "1 RELEASE", "0 PRESS",
     ]
 
 

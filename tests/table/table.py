@@ -14,9 +14,11 @@ dashboard and of the table must come out identical with and without faults.
 Used by tests/table/ (a short race) and bench/table_bench.py (the full 5 laps, and the soak).
 """
 
+import json
 import os
 import random
 import time
+import tracemalloc
 
 from companion.link_bridge import LinkBridge
 from companion.referee.referee import Referee
@@ -45,6 +47,17 @@ FAULT_KINDS = ("unplug", "unplug", "kill_dash", "kill_dash", "kill_tablet", "bur
 
 class TableError(AssertionError):
     pass
+
+
+# Allocations that are the game itself (the referee's log and its race) or the test's own helpers: left out
+# when measuring whether the tablet's machinery (transport, link sessions, bridge) grows.
+NOT_MACHINERY = ("*/companion/referee/*", "*/shared_rules/f1/*", "*/tests/*", "<frozen *>", "*/tracemalloc.py")
+
+
+def tablet_heap_kb():
+    """The tablet's Python heap without its game log (tracemalloc must be tracing)."""
+    snap = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, p) for p in NOT_MACHINERY])
+    return sum(st.size for st in snap.statistics("filename")) // 1024
 
 
 def rss_kb():
@@ -123,6 +136,9 @@ class Table:
                            presses=0, retries=0, decisions=0, turns=0, damaged_screens=0)
         self.heap = {s.dev: [] for s in self.seats}  # gc.mem_free() after a collection, per sample
         self.rss = []  # the tablet process's resident KB, per sample
+        self.machinery = []  # the tablet's heap without the game log, KB, per sample (when tracing)
+        self.log_kb = []  # the game log's own size (its JSON text), KB, per sample
+        self.sample_turns = []
         self.fault_deck = []
         self.fault_log = []  # (turn, fault, dashboard, seat acting)
 
@@ -429,13 +445,19 @@ class Table:
     def sample_memory(self):
         """Every dashboard's free heap just after its idle-time collection, and the tablet's resident memory."""
         self.settle()
-        self.pump(lambda: False, 0.35)  # the firmware collects after 250 ms without a press or command
         for s in self.seats:
-            s.dash.send("Q")  # redraw and report, "free" read right after that collection
+            s.dash.send("Q")  # a redraw: the firmware collects garbage 250 ms after its last activity...
+        self.pump(lambda: False, 0.45)
+        for s in self.seats:
+            s.dash.send("Q")  # ...and this redraw reports gc.mem_free() as it stands after that collection
             free = (s.dash.state or {}).get("free")
             if free is not None:
                 self.heap[s.dev].append(free)
         self.rss.append(rss_kb())
+        if tracemalloc.is_tracing():
+            self.machinery.append(tablet_heap_kb())
+        self.log_kb.append(sum(len(json.dumps(e)) for e in self.ref.entries) // 1024)
+        self.sample_turns.append(self.counts["turns"])
 
     def result(self):
         """What must be identical between two runs of one seed, and the counts that show what happened."""
@@ -468,8 +490,30 @@ def run(workdir, seed, **kw):
     try:
         table.open()
         out = table.play()
-        out["heap"] = table.heap
-        out["rss"] = table.rss
+        for k in ("heap", "rss", "machinery", "log_kb", "sample_turns"):
+            out[k] = getattr(table, k)
         return out
     finally:
         table.close()
+
+
+def after_warmup(samples, turns, warm):
+    """The samples taken after `warm` turns, split in two halves (earlier, later)."""
+    kept = [v for v, t in zip(samples, turns, strict=True) if t > warm]
+    half = len(kept) // 2
+    return kept[:half], kept[half:]
+
+
+def heap_drift(out, warm):
+    """Per dashboard: lowest free heap of the later half minus that of the earlier half (bytes; < 0: shrinking)."""
+    drift = {}
+    for dev, free in out["heap"].items():
+        early, late = after_warmup(free, out["sample_turns"], warm)
+        drift[dev] = min(late) - min(early)
+    return drift
+
+
+def growth(out, key, warm):
+    """Highest value of the later half minus that of the earlier half (KB)."""
+    early, late = after_warmup(out[key], out["sample_turns"], warm)
+    return max(late) - max(early)

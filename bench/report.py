@@ -33,6 +33,15 @@ TARGETS = (
      lambda v, r: v <= 50),
     ("companion.frame_ms_p99", "frame time while 6 dashboards stream state, p99 (ms)", "≤ 33",
      lambda v, r: v <= 33),
+    ("table.identical", "full 5-lap, 6-player race played again from its seed under faults ends identical on "
+     "every dashboard, save, the table and its log", "= 1", lambda v, r: v == 1),
+    ("table.fault_kinds", "kinds of fault injected in that run (cable, dashboard kill, tablet kill, damaged save, "
+     "noise burst, garbage)", "= 6", lambda v, r: v == 6),
+    ("table.faults", "faults injected in that run", "(reported)", lambda v, r: None),
+    ("table.soak_heap_drift_b", "soak, 6 dashboards × 10 laps: change of the lowest free heap after collection, "
+     "later half vs earlier half, worst dashboard (bytes)", "≥ −2048 (flat)", lambda v, r: v >= -2048),
+    ("table.soak_tablet_growth_kb", "soak: the tablet's Python heap without its game log, later vs earlier half "
+     "(KB; baseline table.soak_log_growth_kb)", "≤ 16", lambda v, r: v <= 16),
 )
 
 

@@ -331,7 +331,7 @@ class Table:
             raw = f.read()
         how = self.frng.randrange(3)
         if how == 0:
-            raw = raw[: self.frng.randrange(1, len(raw))]  # truncated
+            raw = raw[: self.frng.randrange(1, len(raw) - 1)]  # truncated (not just the last newline)
         elif how == 1:
             i = self.frng.randrange(len(raw))
             raw = raw[:i] + bytes([raw[i] ^ 0x04]) + raw[i + 1 :]  # one bit flipped

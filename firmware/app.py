@@ -38,6 +38,7 @@ class App:
         self.car = f1car.Car(DEFAULT_LAPS)
         self._solo = None
         self.ui = Ui(self, self.car)
+        self._f5 = None  # Formula 5 mode (firmware/f5_ui.py), loaded only when the tablet deals a hand
         self.saves = 0
         self.dirty = 0
         self.touched = 0
@@ -125,9 +126,21 @@ class App:
 
     # ---- the tablet ------------------------------------------------------------------------------------
     def _apply(self, name, args):
+        if name == "f5":  # Formula 5: the tablet's view of this player's seat (see firmware/f5_ui.py)
+            self.f5().command(args, time.ticks_ms())
+            self.touched = 1
+            return
         f1car.apply_command(self.car, name, args)  # RuleError: refused, nothing changed
         self.ui.on_command(name, args, time.ticks_ms())
         self.touched = 1
+
+    def f5(self):
+        """The Formula 5 mode, imported on first use: a Formula 1 dashboard never pays RAM for it."""
+        if self._f5 is None:
+            from firmware.f5_ui import F5Ui
+
+            self._f5 = F5Ui(self)
+        return self._f5  # it takes over self.ui once a command is accepted
 
     def _applied(self, done):
         self.save(done)  # before the ack: an acknowledged command survives a power cut
@@ -152,7 +165,11 @@ class App:
         self.last_activity = time.ticks_ms()
         linked = self.linked()
         self.was_linked = linked
-        render(self.display.fb, self.ui, linked)
+        f5 = self._f5
+        if f5 is not None and self.ui is f5:
+            f5.draw(self.display.fb, linked)
+        else:
+            render(self.display.fb, self.ui, linked)
         self.display.flush()
         if self.car.my_turn != self.led_on:
             self.led_on = self.car.my_turn

@@ -1,0 +1,61 @@
+# Drawing the Formula 5 screens (firmware/f5_ui.py) on the 8x8 text grid, with the helpers of screens.py.
+from shared_rules.f5.cards import COLOURS
+
+from firmware import f5_ui as u
+from firmware.screens import footer, line, list_screen, message_screen, right
+
+
+def _pad(s, n):
+    return s + " " * (n - len(s))
+
+
+def render(fb, ui, linked):
+    fb.fill(0)
+    m = ui.mode
+    if m == u.HAND:
+        items = []
+        for c in ui.choices:
+            if c == COLOURS:
+                n = len(ui.held(c))
+                items.append("PIT STOP" + (" x%d" % n if n else ""))
+            else:
+                items.append("%s%2d >%d" % (_pad(u.NAMES[c], 7), len(ui.held(c)), ui.speed_of(c)))
+        list_screen(fb, ui, "HAND %d CARDS" % len(ui.hand), items, "OK:PLAY BACK")
+    elif m == u.PIT:
+        items = ["PIT CARD" if c == COLOURS else u.NAMES[c] + " DOWN" for c in ui.choices]
+        list_screen(fb, ui, "PIT: PLAY WHICH", items, "OK:NEXT BACK")
+    elif m == u.DISCARD:
+        items = []
+        for c in ui.choices:
+            if c == COLOURS:
+                items.append("CONFIRM PIT")
+            else:
+                n = len(ui.held(c)) - (1 if ui.pit_card < 70 and ui.pit_card // 14 == c else 0)
+                items.append("%s%d/%d" % (_pad(u.NAMES[c], 8), ui.discard[c], n))
+        list_screen(fb, ui, "DISCARD", items, "OK:+1 BACK")
+    elif m == u.MESSAGE:
+        message_screen(fb, ui)
+    else:
+        main_screen(fb, ui, linked)
+
+
+def main_screen(fb, ui, linked):
+    if ui.over:
+        top = "RACE OVER"
+    elif ui.turn:
+        top = "YOUR TURN"
+    else:
+        top = "WAIT"
+    line(fb, 0, top, 0, ui.turn)
+    right(fb, 0, "RND %d" % ui.round)
+    line(fb, 1, "CAR " + u.NAMES[ui.car])
+    right(fb, 1, "TAB" if linked else "NO TAB")
+    line(fb, 2, "POS %d  SPEED %d" % (ui.pos + 1, ui.speed))
+    if ui.ahead >= 0:
+        line(fb, 3, "AHEAD SPEED %d" % ui.ahead)
+    else:
+        line(fb, 3, "LEADING")
+    counts = [len(ui.held(c)) for c in range(COLOURS + 1)]
+    line(fb, 4, "R%d Y%d G%d B%d W%d" % (counts[0], counts[1], counts[2], counts[3], counts[4]))
+    line(fb, 5, "PIT %d  HAND %d" % (counts[COLOURS], len(ui.hand)))
+    footer(fb, ui, "OK:HAND" if ui.turn else "OK:SEE HAND")

@@ -1,0 +1,141 @@
+"""Formula 5 on the real dashboard firmware (micropython unix port): the tablet's `f5` view of a seat shows
+the hand grouped by colour with counts; the buttons play a race card or make a pit stop with discards, sent to
+the tablet as events carrying the turn token; moves out of turn, without the tablet or after the end are
+refused on the dashboard; a bad view is refused and changes nothing."""
+
+from shared_rules.f5.cards import FIRST_PIT
+from tests.firmware.test_linked import start
+
+# red 0..13, yellow 14..27, green 28..41, blue 42..55, white 56..69, pit stop cards 70..75
+HAND = [0, 1, 2, 15, 30, 31, 43, 44, 45, 46, FIRST_PIT, FIRST_PIT + 1]
+COL = [3, 4]  # two red cards in this car's column: a red card played gives speed 3
+
+
+def view(**kw):
+    v = {"car": 2, "hand": HAND, "col": COL, "pos": 1, "speed": 2, "ahead": 2, "round": 1, "k": 1, "turn": 0, "deal": 1}
+    v.update(kw)
+    return v
+
+
+def events(t, name):
+    with t.cond:
+        return [n for n in t.notes if n[0] == "event" and n[3] == name]
+
+
+def test_hand_grouped_by_colour_and_a_race_card_played(tmp_path):
+    d, t = start(tmp_path, dev="f5a")
+    try:
+        assert t.command("a1", "f5", view())[0] == "done"
+        d.wait(lambda: d.rows()[0].startswith("FORMULA 5"))
+        d.tap("OK")  # leave the message
+        d.wait(lambda: d.rows()[0].startswith("WAIT"))
+        rows = d.rows()
+        assert rows[1].startswith("CAR GREEN") and rows[2].startswith("POS 2  SPEED 2")
+        assert rows[4].startswith("R3 Y1 G2 B4 W0") and rows[5].startswith("PIT 2  HAND 12")
+        d.tap("OK")  # the hand, grouped by colour: count and the speed that colour would give
+        d.wait(lambda: d.rows()[0].startswith("HAND 12 CARDS"))
+        rows = d.rows()
+        assert [r.rstrip() for r in rows[1:6]] == [
+            "RED     3 >3",
+            "YELLOW  1 >1",
+            "GREEN   2 >1",
+            "BLUE    4 >1",
+            "PIT STOP x2",
+        ]
+        d.tap("OK")  # not this car's turn: refused on the dashboard, nothing sent
+        d.wait(lambda: d.rows()[7].startswith("NOT YOUR TURN"))
+        assert not events(t, "f5race")
+        d.tap("BACK")
+        assert t.command("a2", "f5", view(turn=1, k=2, deal=0))[0] == "done"
+        d.wait(lambda: d.rows()[0].startswith("YOUR TURN"))
+        d.tap("OK", "OK")  # the hand, then the first row: a red card
+        ev = t.wait_note(lambda n: n[0] == "event" and n[3] == "f5race")
+        assert ev[4] == {"card": 0, "k": 2}
+        d.wait(lambda: d.rows()[0].startswith("PLAYED RED"))
+        assert "Speed 3" in " ".join(d.rows())
+        d.tap("OK")
+        d.wait(lambda: d.rows()[0].startswith("WAIT"))
+        assert d.rows()[4].startswith("R2 Y1")
+    finally:
+        t.stop()
+        d.kill()
+
+
+def test_pit_stop_with_discards(tmp_path):
+    d, t = start(tmp_path, dev="f5b")
+    try:
+        assert t.command("b1", "f5", view(turn=1))[0] == "done"
+        d.tap("OK")  # the message
+        d.tap("OK")  # the hand
+        d.wait(lambda: d.rows()[0].startswith("HAND"))
+        d.tap("DOWN", "DOWN", "DOWN", "DOWN", "OK")  # PIT STOP
+        d.wait(lambda: d.rows()[0].startswith("PIT: PLAY WHICH"))
+        assert d.rows()[1].startswith("PIT CARD") and d.rows()[2].startswith("BLUE DOWN")
+        d.tap("OK")  # play a pit stop card
+        d.wait(lambda: d.rows()[0].startswith("DISCARD"))
+        assert [r.rstrip() for r in d.rows()[1:6]] == [
+            "RED     0/3",
+            "YELLOW  0/1",
+            "GREEN   0/2",
+            "BLUE    0/4",
+            "CONFIRM PIT",
+        ]
+        d.tap("OK", "OK", "DOWN", "OK")  # two red, one yellow
+        d.wait(lambda: d.rows()[2].startswith("YELLOW  1/1"))
+        assert d.rows()[1].startswith("RED     2/3")
+        d.tap("DOWN", "DOWN", "DOWN", "OK")
+        ev = t.wait_note(lambda n: n[0] == "event" and n[3] == "f5pit")
+        assert ev[4] == {"card": FIRST_PIT, "d": [0, 1, 15], "k": 1}
+        d.wait(lambda: d.rows()[0].startswith("PIT STOP"))
+        # the tablet sends the hand with the cards drawn
+        hand = [2, 30, 31, 43, 44, 45, 46, FIRST_PIT + 1, 57, 58, 59]
+        assert t.command("b2", "f5", view(hand=hand, drawn=[57, 58, 59], k=2, deal=0))[0] == "done"
+        d.wait(lambda: "WHITE 3" in " ".join(d.rows()))
+        d.tap("OK")
+        d.wait(lambda: d.rows()[4].startswith("R1 Y0 G2 B4 W3"))
+    finally:
+        t.stop()
+        d.kill()
+
+
+def test_a_race_card_face_down_cannot_also_be_discarded(tmp_path):
+    d, t = start(tmp_path, dev="f5c")
+    try:
+        assert t.command("c1", "f5", view(turn=1, hand=[0, 1, 15]))[0] == "done"
+        d.tap("OK", "OK")
+        d.wait(lambda: d.rows()[0].startswith("HAND"))
+        d.tap("DOWN", "DOWN", "OK")  # PIT STOP
+        d.wait(lambda: d.rows()[0].startswith("PIT: PLAY WHICH"))
+        assert [r.rstrip() for r in d.rows()[1:3]] == ["YELLOW DOWN", "RED DOWN"]
+        d.tap("OK")  # yellow face down: its only yellow, so yellow is not offered for discarding
+        d.wait(lambda: d.rows()[0].startswith("DISCARD"))
+        assert [r.rstrip() for r in d.rows()[1:3]] == ["RED     0/2", "CONFIRM PIT"]
+        d.tap("DOWN", "OK")
+        ev = t.wait_note(lambda n: n[0] == "event" and n[3] == "f5pit")
+        assert ev[4] == {"card": 15, "d": [], "k": 1}
+    finally:
+        t.stop()
+        d.kill()
+
+
+def test_refusals(tmp_path):
+    d, t = start(tmp_path, dev="f5d")
+    try:
+        bad = t.command("d0", "f5", view(hand=[0, 99]))
+        assert bad[0] == "refused"
+        d.send("Q")
+        assert d.mode() == 0  # still the Formula 1 main screen
+        assert t.command("d1", "f5", view(over=1, win=1, pos=0))[0] == "done"
+        d.wait(lambda: d.rows()[0].startswith("RACE OVER"))
+        assert "YOU WIN" in " ".join(d.rows())
+        d.tap("OK", "OK", "OK")
+        d.wait(lambda: d.rows()[7].startswith("RACE OVER"))  # the hand can be seen, not played
+        assert not events(t, "f5race")
+        # a Formula 1 command brings the Formula 1 screens back
+        assert t.command("d2", "deal", {"card": "QR"})[0] == "done"
+        d.wait(lambda: d.rows()[0].startswith("CARD DEALT"))
+        d.tap("OK")
+        d.wait(lambda: d.mode() == 0 and "MPH" in d.rows()[3])
+    finally:
+        t.stop()
+        d.kill()

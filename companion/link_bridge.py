@@ -83,7 +83,7 @@ class LinkBridge:
             return
         err = ref.on_dashboard_event(seat, name, args)
         if err is not None:
-            self.errors.append("%s: %s" % (ref.race.names[seat], err))
+            self.errors.append("%s: %s" % (ref.names()[seat], err))
 
     def _reconcile(self, dev, snap):
         ref = self.referee

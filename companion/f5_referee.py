@@ -1,0 +1,277 @@
+"""The Formula 5 referee: one game of the card game on the tablet, its log, and the dashboards' commands.
+
+The table is shared_rules.f5's Game. The tablet holds every hand (it deals them) but never shows one: the
+screens get `table()`, the engine's public view. Each player's hand goes only to that player's dashboard, in
+one idempotent `f5` command (the seat's whole view; see firmware/f5_ui.py), sent again whenever that view
+changes. A player answers with an `f5race` or `f5pit` event carrying the view's turn token `k` (the number of
+game events so far), so an event from an earlier turn, repeated or late, is never played again.
+
+Cars without a player and the bots (the seats a solo player filled) are played by the tablet itself:
+`auto_move()` plays one such turn, the screen calls it at its own pace so the overtakes can be watched.
+
+The log (companion.referee.eventlog, SQLite, append-only) holds the setup, then every move as the engine's
+event, and the pairings: reopening it replays the same game exactly (all chance comes from the seed).
+"""
+
+import binascii
+import os
+
+from shared_rules.errors import RuleError
+from shared_rules.f5 import bot
+from shared_rules.f5.cards import CAR_NAMES, CARS
+from shared_rules.f5.game import PIT, RACE, Game
+
+from companion.referee.eventlog import EventLog, LogError
+
+GAME = "f5"
+
+
+def _new_id():
+    return binascii.hexlify(os.urandom(4)).decode()
+
+
+def default_names():
+    return [n.capitalize() for n in CAR_NAMES]
+
+
+class F5Referee:
+    def __init__(self, log, entries):
+        """Use F5Referee.new or F5Referee.open."""
+        self.log = log
+        first = entries[0] if entries else None
+        if not isinstance(first, dict) or first.get("t") != "game" or first.get("game") != GAME:
+            raise LogError("%s is not a Formula 5 game log" % log.path)
+        self.game_id = str(first.get("id"))
+        self.seed = first.get("seed")
+        self.players = first.get("players")
+        self.bots = list(first.get("bots") or [])
+        names = first.get("names")
+        self.names_ = list(names) if isinstance(names, list) and len(names) == CARS else default_names()
+        self.entries = entries
+        self.pairs = {}  # car -> dashboard id
+        moves = []
+        for entry in entries[1:]:
+            t = entry.get("t")
+            if t == "move":
+                moves.append(entry.get("ev"))
+            elif t == "pair":
+                if entry.get("dev"):
+                    self.pairs[entry.get("seat")] = entry["dev"]
+                else:
+                    self.pairs.pop(entry.get("seat"), None)
+        try:
+            self.game = Game.replay([["setup", self.seed, self.players]] + moves)
+        except RuleError as e:
+            raise LogError("the game log does not replay: %s" % e)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
+            raise LogError("the game log is not a game these rules allow (%s)" % e)
+        self.last = None  # the last turn's result (for the screen's overtake animation), public parts only
+        self.outbox = []  # (car, command id, name, args)
+        self.sent = {}  # car -> the last view queued for its dashboard
+        self._cmd_count = 0
+        self._boot = _new_id()
+
+    # ---- opening and creating -------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, path, players, bots=(), names=None, seed=None):
+        """A new game: `players` the cars with a player (dashboards or bots), `bots` those the tablet plays."""
+        if os.path.exists(path):
+            raise LogError("%s already holds a game" % path)
+        if seed is None:
+            seed = int.from_bytes(os.urandom(4), "big")
+        players = list(players)
+        bots = sorted(set(bots))
+        Game(seed, players)  # checks the setup before anything is written
+        for b in bots:
+            if b not in players:
+                raise RuleError("bad_setup", "A bot plays a car with a player")
+        names = list(names) if names else default_names()
+        if len(names) != CARS:
+            raise RuleError("bad_setup", "Five names, one a car")
+        log = EventLog(path)
+        first = {
+            "t": "game",
+            "game": GAME,
+            "id": _new_id(),
+            "seed": seed,
+            "players": sorted(players),
+            "bots": bots,
+            "names": names,
+        }
+        log.append(first)
+        return cls(log, [first])
+
+    @classmethod
+    def open(cls, path):
+        if not os.path.exists(path):
+            raise LogError("no saved game at %s" % path)
+        log = EventLog(path)
+        try:
+            return cls(log, log.entries())
+        except LogError:
+            log.close()
+            raise
+
+    def close(self):
+        self.log.close()
+
+    # ---- reading the table (public only) --------------------------------------------------------------
+
+    def names(self):
+        return list(self.names_)
+
+    def table(self):
+        """What the tablet may show: the engine's public view, the names, who plays each car, the last turn."""
+        view = self.game.public()
+        view["names"] = self.names()
+        view["bots"] = list(self.bots)
+        view["last"] = self.last
+        return view
+
+    def controller(self, car):
+        """Who moves this car: 'deck' (no player), 'bot', 'dashboard' (paired) or 'waiting' (no dashboard)."""
+        if not self.game.is_player(car):
+            return "deck"
+        if car in self.bots:
+            return "bot"
+        return "dashboard" if car in self.pairs else "waiting"
+
+    def tablet_plays(self):
+        car = self.game.to_move()
+        return car is not None and self.controller(car) in ("deck", "bot")
+
+    # ---- moves ----------------------------------------------------------------------------------------
+
+    def _act(self, event):
+        """Apply one engine event, log it, tell the dashboards. RuleError: refused, nothing changed."""
+        before = self.game.snapshot()
+        result = self.game.apply(event)  # RuleError: nothing changed, nothing logged
+        try:
+            self.log.append({"t": "move", "ev": list(self.game.events[-1])})
+        except LogError:
+            self.game = Game.replay(before["events"])  # the log is the truth: what it lacks did not happen
+            raise
+        self.entries.append({"t": "move", "ev": list(self.game.events[-1])})
+        self.last = {
+            "car": result["car"],
+            "speed": result["speed"],
+            "overtaken": list(result["overtaken"]),
+            "pit": event[0] == PIT,
+            "round_over": result["round_over"],
+        }
+        drawn = result["drawn"] if event[0] == PIT else []
+        self._tell(result["car"], drawn)
+        return result
+
+    def auto_move(self):
+        """Play the turn of a car the tablet drives (a car without a player, or a bot). None if not its turn."""
+        if not self.tablet_plays():
+            return None
+        return self._act(bot.choose(self.game))
+
+    def on_dashboard_event(self, seat, name, args):
+        """A player chose on their dashboard. Returns None, or the RuleError (their view is sent again)."""
+        try:
+            if not isinstance(args, dict) or args.get("k") != len(self.game.events):
+                raise RuleError("stale", "That move was for another turn")
+            if name == "f5race":
+                self._act([RACE, seat, args.get("card")])
+            elif name == "f5pit":
+                d = args.get("d")
+                self._act([PIT, seat, args.get("card"), list(d) if isinstance(d, list) else d])
+            else:
+                raise RuleError("event", "unknown dashboard event")
+        except RuleError as e:
+            self._queue_view(seat, force=1)
+            return e
+        return None
+
+    # ---- dashboards -----------------------------------------------------------------------------------
+
+    def pair(self, car, dev):
+        """Give a dashboard (by id) a player's car; dev=None frees it."""
+        if not isinstance(car, int) or not 0 <= car < CARS or not self.game.is_player(car) or car in self.bots:
+            raise RuleError("pair", "that car has no player to hold a dashboard")
+        for other, d in list(self.pairs.items()):
+            if dev is not None and d == dev and other != car:
+                self._record_pair(other, None)
+        self._record_pair(car, dev)
+        if dev is not None:
+            self._queue_view(car, force=1, deal=1)
+
+    def _record_pair(self, car, dev):
+        entry = {"t": "pair", "seat": car, "dev": dev}
+        self.log.append(entry)
+        self.entries.append(entry)
+        if dev:
+            self.pairs[car] = dev
+        else:
+            self.pairs.pop(car, None)
+        self.sent.pop(car, None)
+
+    def seat_of(self, dev):
+        for car, d in self.pairs.items():
+            if d == dev:
+                return car
+        return None
+
+    def reconcile(self, seat, snapshot):
+        """A dashboard showed its state with nothing in flight: if it is not our last view, send it again
+        (a dashboard restarts in Formula 1 with no hand: its hello carries no F5 snapshot)."""
+        if any(c == seat for c, _, _, _ in self.outbox):
+            return 0
+        sent = self.sent.get(seat)
+        if isinstance(snapshot, dict) and snapshot.get("game") == GAME and sent is not None:
+            if snapshot.get("k") == sent["k"]:
+                return 0
+        return self._queue_view(seat, force=1)
+
+    def view(self, car, drawn=(), deal=0):
+        """The seat's whole view for its dashboard: its secret hand, its column, place, speeds, its turn."""
+        g = self.game
+        pos = g.position(car)
+        view = {
+            "car": car,
+            "hand": g.hand(car),
+            "col": g.public()["columns"][pos],
+            "pos": pos,
+            "speed": g.speed(car),
+            "ahead": g.speed(g.order[pos - 1]) if pos > 0 else -1,
+            "round": g.round,
+            "k": len(g.events),
+            "turn": 1 if g.to_move() == car else 0,
+            "over": 1 if g.over else 0,
+            "win": 1 if g.winner() == car else 0,
+        }
+        if drawn:
+            view["drawn"] = list(drawn)
+        if deal:
+            view["deal"] = 1
+        return view
+
+    def _tell(self, mover, drawn):
+        for car in sorted(self.pairs):
+            self._queue_view(car, drawn if car == mover else ())
+
+    def _queue_view(self, car, drawn=(), force=0, deal=0):
+        if car not in self.pairs:
+            return 0
+        view = self.view(car, drawn, deal)
+        old = self.sent.get(car)
+        if not force and not drawn and old is not None:
+            same = dict(old, k=view["k"])
+            same.pop("drawn", None)
+            same.pop("deal", None)
+            if same == view and not view["turn"]:
+                return 0  # nothing this dashboard shows has changed
+        self.sent[car] = view
+        self._cmd_count += 1
+        # Unique across restarts too: a dashboard applies an id at most once, so ids must never repeat.
+        cid = "%s.%s.%d" % (self.game_id, self._boot, self._cmd_count)
+        self.outbox.append((car, cid, "f5", view))
+        return 1
+
+    def take_commands(self):
+        out, self.outbox = self.outbox, []
+        return out

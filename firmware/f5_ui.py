@@ -6,7 +6,16 @@
 import time
 
 from shared_rules.errors import RuleError
-from shared_rules.f5.cards import ALL_CARDS, CARS, COLOURS, FIRST_PIT, colour, count_by_colour, speed_if_played
+from shared_rules.f5.cards import (
+    ALL_CARDS,
+    CARS,
+    COLOURS,
+    FIRST_PIT,
+    PIT_SIDE,
+    colour,
+    count_by_colour,
+    speed_if_played,
+)
 
 from firmware.buttons import LONG, PRESS, REPEAT
 
@@ -22,11 +31,11 @@ MESSAGE_MS = 4000
 ERROR_MS = 2500
 
 
-def _ints(x, hi):
+def _ints(x, lo, hi):
     if not isinstance(x, list):
         raise RuleError("args", "bad card list")
     for c in x:
-        if not isinstance(c, int) or not 0 <= c < hi:
+        if not isinstance(c, int) or not lo <= c < hi:
             raise RuleError("args", "bad card")
     return x
 
@@ -69,9 +78,9 @@ class F5Ui:
         """Apply the tablet's `f5` view of this seat, or raise RuleError having changed nothing."""
         if not isinstance(args, dict):
             raise RuleError("args", "bad f5 view")
-        hand = _ints(args.get("hand", []), ALL_CARDS)
-        col = _ints(args.get("col", []), ALL_CARDS)
-        drawn = _ints(args.get("drawn", []), ALL_CARDS)
+        hand = _ints(args.get("hand", []), 0, ALL_CARDS)
+        col = _ints(args.get("col", []), PIT_SIDE, ALL_CARDS)  # the table's view: PIT_SIDE for a card's back
+        drawn = _ints(args.get("drawn", []), 0, ALL_CARDS)
         car = _int(args, "car", 0, CARS - 1)
         pos = _int(args, "pos", 0, CARS - 1)
         speed = _int(args, "speed", 0, 99)

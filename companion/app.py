@@ -121,6 +121,7 @@ class CompanionApp(App):
         self.oleds = {}  # dev -> OledView on the race screen
         self.rolling = 0
         self.first_frame = None  # set when the setup screen has been drawn once (cold start figure)
+        self.f5 = None  # while Formula 5 is chosen: its screens' controller (companion/f5_app.py)
 
     # ---- life cycle ---------------------------------------------------------------------------------
     def build(self):
@@ -130,6 +131,9 @@ class CompanionApp(App):
         for cls, name in ((SetupScreen, "setup"), (PairingScreen, "pairing"), (RaceScreen, "race"),
                           (ResultsScreen, "results"), (HistoryScreen, "history")):
             sm.add_widget(cls(name=name))
+        from companion import f5_app
+
+        f5_app.add_screens(sm)
         self.sm = sm
         self._fill_setup()
         return sm
@@ -155,6 +159,8 @@ class CompanionApp(App):
         Window.unbind(on_flip=self._drawn)
 
     def on_stop(self):
+        if self.f5 is not None:
+            self.f5.close()
         if self.transport is not None:
             self.transport.stop()
         if self.ports is not None and hasattr(self.ports, "stop"):
@@ -207,6 +213,13 @@ class CompanionApp(App):
                 tb = ToggleButton(text="%s\n%s" % (name, text), font_size=sp(17), halign="center")
                 tb.bind(state=lambda w, v, flag=flag: self.form.toggle(flag, v == "down"))
                 ids.variants.add_widget(tb)
+
+    def f5_open(self):
+        """The game choice: Formula 5 has screens of its own (companion/f5_app.py)."""
+        from companion.f5_app import F5Controller
+
+        self.f5 = F5Controller(self)
+        self.f5.open_setup()
 
     def setup_count(self, d):
         self.form.set_count(self.form.count + d)
@@ -337,6 +350,9 @@ class CompanionApp(App):
         if self.bridge is None:
             return
         n = self.bridge.poll()
+        if self.f5 is not None:
+            self.f5.tick(_dt)
+            return
         if self.ref is None:
             return
         if self.sm.current == "pairing" and n:

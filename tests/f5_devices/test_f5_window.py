@@ -1,0 +1,41 @@
+"""The companion app's Formula 5 screens in a real (offscreen) window: the game chosen on the setup screen,
+a solo game of bots played by the tablet, left and resumed from its log, the rows sliding to the positions."""
+
+import json
+import os
+import subprocess
+import sys
+
+from shared_rules.f5 import bot
+from shared_rules.f5.game import Game
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHOTS = os.path.join(ROOT, "screenshots")
+SEED = 55
+
+
+def test_solo_game_on_the_tablet(tmp_path):
+    out = tmp_path / "f5.json"
+    env = dict(os.environ, F1_COMPANION_DATA=str(tmp_path / "data"), PYTHONPATH=ROOT, F1_COMPANION_SEED=str(SEED))
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.f5_devices.f5_window", str(out), SHOTS],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        timeout=90,
+    )
+    assert out.exists(), proc.stderr.decode(errors="replace")[-3000:]
+    seen = json.loads(out.read_text())
+    assert "error" not in seen, seen["error"]
+    assert seen["roles"][0].endswith("Bot") and seen["roles"][4].endswith("No player (plays the deck)")
+    assert seen["resume_enabled"] and seen["resumed_at"] == seen["left_at"]
+    alone = Game(SEED, [0, 1, 2, 3])
+    while not alone.over:
+        alone.apply(bot.choose(alone))
+    assert seen["events"] == alone.events  # the bots' game, the same across the leave and resume
+    assert seen["rows_order"] == seen["order"]  # each car's row slid to its place
+    assert seen["status"].startswith("The race is over")
+    # no hand on the tablet: no label lists a hand's cards ("R R G ..." is a column, never a hand)
+    text = "\n".join(seen["labels"])
+    assert "hand" not in text.lower().replace("hands", "")

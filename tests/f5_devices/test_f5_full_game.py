@@ -21,6 +21,7 @@ SEED = 2026
 PLAYERS = [0, 1, 2]  # cars 0 and 1 on dashboards, 2 a bot; 3 and 4 have no player
 BOTS = [2]
 MESSAGE, MAIN, HAND = 24, 20, 21
+HEAP = "160K"
 
 
 def group(card):
@@ -34,7 +35,8 @@ def groups(hand):
 class Seat:
     def __init__(self, workdir, dev, usb):
         self.master, slave = raw_pty()
-        self.dash = VirtualDashboard(workdir, dev=dev, stdin=self.master, stdout=self.master)
+        # A Pico-sized heap: the Formula 5 mode must fit next to the Formula 1 code it is loaded beside.
+        self.dash = VirtualDashboard(workdir, dev=dev, heap=HEAP, stdin=self.master, stdout=self.master)
         self.dash.start()
         self.slave = slave  # kept open: the tablet opens its path
         usb.paths.append(os.ttyname(slave))
@@ -132,3 +134,38 @@ def test_a_whole_game_through_the_dashboards(tmp_path):
             s.close()
         if ref is not None:
             ref.close()
+
+
+def test_a_restarted_dashboard_gets_its_hand_back(tmp_path):
+    """The dashboard keeps no Formula 5 state: after a power cut it says hello in Formula 1 and the tablet
+    sends its view again, the same hand and the turn it was at."""
+    usb = FakeUsb()
+    seat = Seat(str(tmp_path), "f5-r", usb)
+    transport = None
+    ref = F5Referee.new(str(tmp_path / "f5.db"), [0, 1], bots=[1], seed=4)
+    try:
+        ref.pair(0, "f5-r")
+        transport = Transport(PyserialPorts(usb), FAST)
+        transport.start()
+        bridge = LinkBridge(transport, ref)
+        d = seat.dash
+        hand_row = lambda: "HAND %d" % len(ref.game.hand(0))  # noqa: E731
+        while ref.auto_move() is not None:
+            bridge.push()
+        pump(bridge, lambda: not transport.pending() and transport.status("f5-r") == CONNECTED)
+        d.wait(lambda: d.mode() in (MAIN, MESSAGE) and d.state["car"] is not None)
+        if d.mode() == MESSAGE:
+            d.tap("OK")
+        d.wait(lambda: hand_row() in d.rows()[5])
+        seat.dash.kill()
+        seat.dash.start()
+        pump(bridge, lambda: d.mode() in (MAIN, MESSAGE) and not transport.pending())
+        if d.mode() == MESSAGE:
+            d.tap("OK")
+        d.wait(lambda: hand_row() in d.rows()[5])
+        assert d.rows()[0].startswith("YOUR TURN") == (ref.game.to_move() == 0)
+    finally:
+        if transport is not None:
+            transport.stop()
+        seat.close()
+        ref.close()

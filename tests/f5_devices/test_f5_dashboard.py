@@ -139,3 +139,19 @@ def test_refusals(tmp_path):
     finally:
         t.stop()
         d.kill()
+
+
+def test_no_move_without_the_tablet(tmp_path):
+    d, t = start(tmp_path, dev="f5e")
+    try:
+        assert t.command("e1", "f5", view(turn=1))[0] == "done"
+        d.tap("OK")
+        d.wait(lambda: d.rows()[0].startswith("YOUR TURN") and "TAB" in d.rows()[1])
+        t.stop()  # the tablet goes quiet: no heartbeats
+        d.wait(lambda: "NO TAB" in d.rows()[1], 8)
+        d.tap("OK", "OK")  # the hand, then a red card
+        d.wait(lambda: d.rows()[7].startswith("NO TABLET"))
+        assert d.rows()[0].startswith("HAND 12")  # nothing played: the move waits for the tablet
+    finally:
+        t.stop()
+        d.kill()

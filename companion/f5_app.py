@@ -193,7 +193,7 @@ class F5Controller:
             row.ids.car.color = f5_view.INK[r["colour"]]
             row.swatch = list(f5_view.RGBA[r["colour"]])
             row.ids.speed.text = "PIT 0" if r["stopped"] else "speed %d" % r["speed"]
-            row.ids.cards.text = r["cards"]
+            row.ids.cards.text = r["markup"]
             row.ids.who.text = "%s\n%d cards" % (r["who"], r["hand"]) if r["hand"] else r["who"]
             row.to_move = r["to_move"]
         ids.status.text = self.table.status()

@@ -91,6 +91,20 @@ def entry_text(entry):
     return "P" if entry == PIT_SIDE else LETTERS[colour(entry)]
 
 
+def cards_markup(column):
+    """A column for a Kivy label with markup: each card's letter in its colour, a card's back in grey."""
+    out = []
+    for e in column:
+        if e == PIT_SIDE:
+            out.append("[color=888888]P[/color]")
+        else:
+            r, g, b, _a = RGBA[CAR_NAMES[colour(e)]]
+            out.append(
+                "[b][color=%02x%02x%02x]%s[/color][/b]" % (int(r * 255), int(g * 255), int(b * 255), LETTERS[colour(e)])
+            )
+    return " ".join(out)
+
+
 class F5Table:
     def __init__(self, ref):
         self.ref = ref
@@ -111,6 +125,7 @@ class F5Table:
                     "stopped": t["stopped"][car],
                     "column": list(t["columns"][pos]),
                     "cards": " ".join(entry_text(e) for e in t["columns"][pos]),
+                    "markup": cards_markup(t["columns"][pos]),
                     "who": WHO_TEXT[self.ref.controller(car)],
                     "hand": t["hand_sizes"][car],
                     "to_move": t["to_move"] == car,

@@ -1,0 +1,118 @@
+# The command journal: what makes a tablet command safe to acknowledge without rewriting the whole save.
+#
+# Before the ack, ONE line is appended for the applied command: its id, name and args, with a crc32 of its own,
+# so a line torn by a power cut is detected and skipped (its command was never acked: the tablet resends it).
+# At boot: load the last full save, then re-apply, in order and through the same apply_command, the journaled
+# commands whose ids are not in the save's done ids. The full atomic save (store.py) happens rarely and folds the
+# journal in: once the new save is renamed into place, a fresh journal replaces the old one (temp file, then
+# rename). The first line of a journal names the save generation it follows, so a journal left over from an
+# older save (a crash between the two renames, or a save lost or set aside) is never replayed onto another.
+# Portable: the same module on MicroPython (the dashboard) and CPython (tests, the tablet's tools).
+import binascii
+import json
+import os
+
+_MAGIC = "F1J1"
+MAX_LINE = 512  # longer lines are not ours: skipped, never held whole in memory
+
+
+def _line(obj):
+    body = json.dumps(obj).encode()
+    return b"%08x %s\n" % (binascii.crc32(body) & 0xFFFFFFFF, body)
+
+
+def _parse(raw):
+    """The JSON value of one journal line, or None if the line is torn or damaged."""
+    raw = raw.rstrip(b"\n")
+    if len(raw) < 10 or raw[8:9] != b" ":
+        return None
+    body = raw[9:]
+    try:
+        crc = int(raw[:8], 16)
+    except ValueError:
+        return None
+    if binascii.crc32(body) & 0xFFFFFFFF != crc:
+        return None
+    try:
+        return json.loads(body)
+    except ValueError:
+        return None
+
+
+def header(gen):
+    return _line([_MAGIC, gen])
+
+
+def entry(cid, name, args):
+    return _line([cid, name, args])
+
+
+class Journal:
+    """j = Journal(path)
+    j.read(gen)              -> [[id, name, args], ...] journaled after save generation `gen`, in order
+    j.append(id, name, args)  one command, flushed to the file before this returns (call before the ack)
+    j.restart(gen)           a fresh, empty journal following save `gen` (call after that save is in place)
+    j.count                  lines appended since the last restart
+    """
+
+    def __init__(self, path):
+        self.path = path
+        self.f = None
+        self.count = 0
+
+    def read(self, gen):
+        try:
+            f = open(self.path, "rb")
+        except OSError:
+            return []
+        out = []
+        with f:
+            if _parse(f.readline(MAX_LINE)) != [_MAGIC, gen]:
+                return []  # another save's journal (or none): everything it holds is in that save or lost with it
+            while True:
+                raw = f.readline(MAX_LINE)
+                if not raw:
+                    break
+                e = _parse(raw)
+                if isinstance(e, list) and len(e) == 3 and isinstance(e[0], str) and isinstance(e[2], dict):
+                    out.append(e)
+        return out
+
+    def append(self, cid, name, args):
+        if self.f is None:
+            self.f = open(self.path, "ab")
+        self.f.write(entry(cid, name, args))
+        self.f.flush()  # littlefs: flush is a sync, the line is on flash once this returns
+        self.count += 1
+
+    def restart(self, gen):
+        self.close()
+        tmp = self.path + ".tmp"
+        with open(tmp, "wb") as f:
+            f.write(header(gen))
+            f.flush()
+        os.rename(tmp, self.path)  # never delete first: a cut before this leaves the old journal, still valid
+        self.count = 0
+
+    def close(self):
+        if self.f is not None:
+            self.f.close()
+            self.f = None
+
+
+def replay(entries, done, apply_command):
+    """Re-apply the journaled commands whose ids are not in `done` ([[id, outcome], ...] from the save), in
+    order. Returns the ids applied. A command refused now (a save edited by hand) is skipped: not applied, not
+    recorded, so the tablet may resend it."""
+    seen = [d[0] for d in done]
+    applied = []
+    for cid, name, args in entries:
+        if cid in seen:
+            continue
+        try:
+            apply_command(name, args)
+        except Exception:
+            continue
+        seen.append(cid)
+        applied.append(cid)
+    return applied

@@ -41,6 +41,7 @@ class DashboardLink:
       get_snapshot() -> dict              the player's full state (Car.snapshot())
       apply_command(name, args)           apply a tablet command or raise RuleError having changed nothing
       on_applied(done_ids)                save state + done_ids atomically; called before the ack is sent
+      on_journal(cid, name, args)         or: journal the applied command (firmware/journal.py), before the ack
       done                                the done_ids saved last time (repeats after a restart are dropped)
     link.poll(timeout_ms)                 call every loop pass: reads what arrived, answers, heartbeats
     link.feed(data)                       bytes that arrived some other way (same handling as poll's)
@@ -53,14 +54,14 @@ class DashboardLink:
     """
 
     def __init__(self, get_snapshot, apply_command, on_applied=None, done=(), dev=None,
-                 stdin=None, stdout=None):
+                 stdin=None, stdout=None, on_journal=None):
         self.stdin = stdin or sys.stdin.buffer
         self.stdout = stdout or sys.stdout.buffer
         self.eof = False
         self.poller = select.poll()
         self.poller.register(stdin or sys.stdin, select.POLLIN)
         self.proto = DashboardProtocol(dev or device_id(), FIRMWARE, get_snapshot, apply_command, self._write,
-                                       on_applied, done, _now())
+                                       on_applied, done, _now(), on_journal)
 
     def _write(self, frame):
         self.stdout.write(frame)
@@ -73,6 +74,7 @@ class DashboardLink:
         """Wait up to timeout_ms for input, handle every byte already there, then do timed work."""
         n = 0
         wait = timeout_ms
+        reader = self.proto.reader
         while n < MAX_BYTES_PER_POLL and self.poller.poll(wait):
             wait = 0
             try:
@@ -83,7 +85,11 @@ class DashboardLink:
                 self.eof = True  # never on a Pico; on the unix port the caller stops
                 break
             n += 1
-            self.proto.feed(b, _now())
+            # One byte at a time, so the byte path is feed_byte's (no slices, no garbage per byte); the
+            # protocol sees only whole lines, exactly as proto.feed would hand them over.
+            line = reader.feed_byte(b[0])
+            if line is not None:
+                self.proto.feed_line(line, _now())
         self.proto.tick(_now())
         return n
 

@@ -26,17 +26,20 @@ class DashboardProtocol:
     get_snapshot() -> dict of the player's state; apply_command(name, args) applies a tablet command or raises
     (RuleError or ValueError) having changed nothing; on_applied(done) is called after a command changed the
     state and BEFORE the ack goes out, with the ids to save together with that state (see done_ids).
+    on_journal(cid, name, args), if given, is called there too, before on_applied: the command just applied, for
+    a dashboard that journals commands (one appended line) instead of saving its whole state before each ack.
     write(data) sends whole frames (one or several, each ending in a newline).
     """
 
     def __init__(self, device_id, firmware, get_snapshot, apply_command, write, on_applied=None, done=(),
-                 now_ms=0):
+                 now_ms=0, on_journal=None):
         self.device_id = device_id
         self.firmware = firmware
         self.get_snapshot = get_snapshot
         self.apply_command = apply_command
         self.write = write
         self.on_applied = on_applied
+        self.on_journal = on_journal
         self.done = IdRing(64, done)
         self.reader = codec.LineReader()
         self.assembler = codec.Assembler()
@@ -154,6 +157,8 @@ class DashboardProtocol:
             return
         self.done.add(cid, "")
         self.rev += 1
+        if self.on_journal is not None:
+            self.on_journal(cid, name, args)  # kept before the ack: an ack always means "kept"
         if self.on_applied is not None:
             self.on_applied(self.done.dump())  # saved before the ack: an ack always means "kept"
         self._send({"t": "ack", "id": cid, "dup": 0, "r": self.rev, "s": self.get_snapshot()}, now_ms)

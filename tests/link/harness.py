@@ -14,6 +14,8 @@ import tty
 import types
 
 from companion.transport import Transport
+from firmware.journal import Journal, replay
+from shared_rules.f1.car import Car, apply_command
 from companion.transport.pyserial_backend import PICO_PID, PICO_VID, PyserialPorts
 from tests import mpy
 
@@ -38,6 +40,7 @@ class Dashboard:
         self.state_hz = state_hz
         self.proc = None
         self.master = None
+        self._dead_master = None
 
     def start(self, stdio_fd=None):
         """Start on a new pty (returns its master), or directly on stdio_fd when given."""
@@ -57,9 +60,11 @@ class Dashboard:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(5)
-        if self.master is not None:
-            os.close(self.master)
-            self.master = None
+        # The master stays open until the next kill: a relay may still be selecting on it, and a closed fd number
+        # is soon reused (by the test opening the save file, say), which the relay would then read from.
+        if self._dead_master is not None:
+            os.close(self._dead_master)
+        self._dead_master, self.master = self.master, None
 
     def pause(self):
         self.proc.send_signal(signal.SIGSTOP)
@@ -68,13 +73,26 @@ class Dashboard:
         self.proc.send_signal(signal.SIGCONT)
 
     def saved(self):
-        """(snapshot, done ids) as saved by the dashboard, or (None, []) before the first save."""
-        try:
-            with open(self.store) as f:
-                data = json.load(f)
-        except OSError:
-            return None, []
-        return data["car"], [d[0] for d in data["done"]]
+        """(snapshot, done ids) as the dashboard would restore them after a power cut now: its last full save
+        plus the commands journaled since (firmware/journal.py, the same code it boots with), or (None, [])
+        while it has kept nothing."""
+        return restored(self.store)
+
+
+def restored(store):
+    """What a link_main dashboard keeping its state in `store` restores at boot: (snapshot, done ids)."""
+    try:
+        with open(store) as f:
+            data = json.load(f)
+        car, done, gen = Car.from_snapshot(data["car"]), data["done"], data.get("gen", 0)
+    except OSError:
+        car, done, gen = None, [], 0
+    entries = Journal(store + ".journal").read(gen)
+    if car is None and not entries:
+        return None, []
+    car = car or Car(laps=5)
+    applied = replay(entries, done, lambda name, args: apply_command(car, name, args))
+    return car.snapshot(), [d[0] for d in done] + applied
 
 
 class Faults:

@@ -1,11 +1,12 @@
 """The firmware's link loop on the real `micropython` command, the tablet's pyserial transport, real ptys."""
 
+import random
 import time
 
 import pytest
 
 from companion.transport import CONNECTED, LOST, SILENT
-from tests.link.harness import Dashboard, FakeUsb, Notes, Relay, transport, wait_for
+from tests.link.harness import Dashboard, FakeUsb, Notes, Relay, restored, transport, wait_for
 from tests.portable import link_script
 
 
@@ -108,6 +109,52 @@ def test_dashboard_restart_mid_command_applies_nothing_twice(rig, when):
         t.send("dash-1", name, args, cid)
     assert _all_answered(notes, cmds)
     _check_exactly_once(dash, t, notes, cmds)
+
+
+def test_power_cuts_at_random_instants_lose_no_acked_command_and_apply_none_twice(tmp_path):
+    """Commands stream in while the dashboard is killed at random instants: mid-append of a journal line,
+    mid-compaction (it folds its journal into a full save every 3 commands here), mid-ack. What it would
+    restore after each cut holds every acknowledged command once, plus at most the one in flight; in the end
+    every command is applied exactly once."""
+    dash = Dashboard(tmp_path, env={"F1_LINK_FOLD_LINES": "3"})
+    relay = Relay(dash.start())
+    usb = FakeUsb()
+    usb.paths.append(relay.plug())
+    t = transport(usb)
+    notes = Notes(t)
+    rnd = random.Random(1962)
+    try:
+        wait_for(lambda: notes.of("hello"), 10)
+        cmds = link_script.commands(48)
+        order = [c[0] for c in cmds]
+        cuts_after = []
+        for cut in range(12):
+            hellos = len(notes.of("hello"))
+            for cid, name, args in cmds[cut * 4 : cut * 4 + 4]:  # four more; the tablet sends one at a time
+                t.send("dash-1", name, args, cid)
+            time.sleep(rnd.uniform(0.0, 0.02))  # a few ms each: the cut falls in the middle of the four
+            dash.kill()
+            notes.drain()
+            acked = notes.answered("dash-1")
+            snap, done = restored(dash.store)
+            assert set(acked) <= set(done), "an acknowledged command was lost"
+            assert done == order[: len(done)] and len(done) <= len(set(acked)) + 1, (done, acked)
+            assert snap in (None, link_script.expected(cmds[: len(done)])), "a command applied twice or half"
+            cuts_after.append(len(done))
+            relay.inject("up", b"MPY: soft reboot\r\n")
+            relay.attach_dashboard(dash.start())
+            assert wait_for(lambda h=hellos: notes.drain() and len(notes.of("hello")) > h, 10)  # back on the line
+        assert _all_answered(notes, cmds, 60)
+        assert len(set(cuts_after)) > 3  # the cuts fell all along the run, not all before or after it
+        ids = [c[0] for c in cmds]
+        assert [i for i in notes.answered("dash-1") if i in ids][-1] == ids[-1]
+        expected = link_script.expected(cmds)
+        assert wait_for(lambda: dash.saved()[0] == expected, 5), (dash.saved()[0], expected)
+        assert wait_for(lambda: t.snapshot("dash-1") == expected, 5), (t.snapshot("dash-1"), expected)
+    finally:
+        t.stop()
+        relay.close()
+        dash.kill()
 
 
 def test_tablet_restart_mid_command_resends_saved_commands_once(rig):

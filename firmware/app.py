@@ -1,6 +1,7 @@
 # The dashboard application: one car, its screens and buttons, the tablet link and the saved state, as a
 # handful of asyncio tasks. A button press is handled at once, to the end: state changed, screen redrawn
-# (changed pages only), state frame written to the tablet, then the change saved to flash.
+# (changed pages only), state frame written to the tablet, then the change saved to flash. A tablet command is
+# journaled (one line appended, firmware/journal.py) before its ack; the full save folds the journal in later.
 import asyncio
 import gc
 import json
@@ -12,6 +13,7 @@ from shared_rules.f1 import car as f1car
 
 from firmware import board as b
 from firmware import store
+from firmware.journal import Journal, replay
 from firmware.buttons import Buttons
 from firmware.display import Display
 from firmware.link import DashboardLink
@@ -22,6 +24,8 @@ DEFAULT_LAPS = 3
 TICK_MS = 100  # time-outs, the tablet indicator, the turn LED
 GC_IDLE_MS = 250  # collect garbage in the pauses between presses, never in the middle of one
 LINK_POLL_MS = 5
+FOLD_MS = 3000  # journaled commands are folded into a full save at most this long after the first of them
+FOLD_LINES = 16  # ...or once this many are journaled (keeps the journal and its replay at boot short)
 
 
 def _seed():
@@ -40,6 +44,10 @@ class App:
         self.ui = Ui(self, self.car)
         self._f5 = None  # Formula 5 mode (firmware/f5_ui.py), loaded only when the tablet deals a hand
         self.saves = 0
+        self.gen = 0  # generation of the last full save: the journal names the one it follows
+        self.journal = Journal(board.state_path + ".journal")
+        self.fold_at = 0
+        self.fold_now = 0
         self.dirty = 0
         self.touched = 0
         self.gc_due = 0
@@ -48,9 +56,15 @@ class App:
         self.was_linked = -1
         self.led_on = -1
         done, events, error = self.restore()
-        self.link = DashboardLink(self.car.snapshot, self._apply, on_applied=self._applied, done=done)
+        applied = self.replay_journal(done, error)  # before the link's hello, which carries the state
+        self.link = DashboardLink(self.car.snapshot, self._apply, on_journal=self._journal,
+                                  done=list(done) + [[cid, ""] for cid in applied])
         if events:
             self.link.proto.restore_events(events)
+        if applied or not self.gen:
+            self.save()  # folds them in (or, first boot, writes the first save) and starts a fresh journal
+        else:
+            self.journal.restart(self.gen)  # drops a torn last line: never append after one
         n = len(b.BUTTONS)
         self.buttons = Buttons(
             n, self._on_button, debounce_ms=board.debounce_ms, repeat_mask=(1 << b.UP) | (1 << b.DOWN),
@@ -76,17 +90,37 @@ class App:
                 pass
             return (), (), "SAVE DAMAGED: %s" % e
         self.car.replace_with(car)
+        gen = data.get("gen", 0)
+        self.gen = gen if isinstance(gen, int) else 0
         return done, events, None
 
-    def save(self, done=None):
+    def replay_journal(self, done, error):
+        """The commands acknowledged since the last full save, re-applied once each; returns their ids."""
+        if error:  # the save is set aside: its journal cannot be replayed onto defaults; keep it beside it
+            try:
+                os.rename(self.journal.path, self.journal.path + ".bad")
+            except OSError:
+                pass
+            entries = []
+        else:
+            entries = self.journal.read(self.gen)
+        return replay(entries, done, self._apply)
+
+    def save(self):
+        """The full atomic save; it folds the journal in (a fresh one follows the new save)."""
         data = {
             "car": self.car.snapshot(),
-            "done": self.link.done_ids() if done is None else done,
+            "done": self.link.done_ids(),
             "ev": self.link.proto.pending_events(),
+            "gen": self.gen + 1,
         }
         store.save(self.board.state_path, data)
+        data = None
+        self.gen += 1
+        self.journal.restart(self.gen)  # a cut before this: the old journal names the old save, never replayed
         self.saves += 1
         self.dirty = 0
+        self.fold_now = 0
         self.board.emit(b"W %d\n" % self.saves)
 
     # ---- what the UI calls ----------------------------------------------------------------------------
@@ -142,8 +176,19 @@ class App:
             self._f5 = F5Ui(self)
         return self._f5  # it takes over self.ui once a command is accepted
 
-    def _applied(self, done):
-        self.save(done)  # before the ack: an acknowledged command survives a power cut
+    def _journal(self, cid, name, args):
+        self.journal.append(cid, name, args)  # before the ack: an acknowledged command survives a power cut
+        if self.journal.count == 1:
+            self.fold_at = time.ticks_add(time.ticks_ms(), FOLD_MS)
+        if self.journal.count >= FOLD_LINES or (name == "turn" and not args.get("on")):
+            self.fold_now = 1  # a turn's end: fold now, while the player waits for the others
+
+    def save_due(self):
+        """A change made on the dashboard waits to be saved, or journaled commands wait to be folded in."""
+        if self.dirty:
+            return 1
+        n = self.journal.count
+        return n and (self.fold_now or time.ticks_diff(time.ticks_ms(), self.fold_at) >= 0)
 
     # ---- buttons and screen ----------------------------------------------------------------------------
     def _on_button(self, key, event):
@@ -154,7 +199,7 @@ class App:
         self.buttons.update(self.board.buttons(), time.ticks_ms())
         if self.touched:
             self.refresh()  # the player sees the result first...
-        if self.dirty:
+        if self.save_due():
             self.save()  # ...then it goes to flash, before any other press or command is taken
         if self.touched_gc():
             gc.collect()  # after the frame, never in the middle of a press (a collection takes a few ms)
@@ -199,6 +244,8 @@ class App:
                 self.refresh()
                 if self.touched_gc():
                     gc.collect()
+            if self.save_due():
+                self.save()
             await asyncio.sleep_ms(LINK_POLL_MS)
 
     async def tick_task(self):
@@ -209,7 +256,7 @@ class App:
                 self.touched = 1
             if self.touched:
                 self.refresh()
-            if self.dirty:
+            if self.save_due():
                 self.save()
             elif self.gc_due and time.ticks_diff(now, self.last_activity) >= GC_IDLE_MS:
                 self.gc_due = 0

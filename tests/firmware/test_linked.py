@@ -1,14 +1,13 @@
 """The dashboard with the tablet: the real firmware's link on stdin/stdout, the tablet's protocol half
 (shared_rules.link.tablet) on the other end of the pipes. Commands change the car once, show the player what
-happened, and are saved before they are acknowledged; a restart never applies one twice."""
+happened, and are journaled before they are acknowledged; a restart never applies one twice."""
 
 import subprocess
 import threading
 import time
 
-from firmware import store
 from shared_rules.link import tablet
-from tests.firmware.dash import VirtualDashboard
+from tests.firmware.dash import VirtualDashboard, restored
 
 
 class Tablet:
@@ -91,8 +90,7 @@ def test_a_turn_driven_by_the_tablet(tmp_path):
         assert st[2]["speed_set"] == 1
         done = t.command("c3", "pen", {"tyre": 1, "brake": 0, "spin": 0, "dice": 34})
         assert done[3]["tyre"] == 1
-        with open(d.state_path, "rb") as f:  # read the moment the ack is in: the save came first
-            saved = store.decode(f.read())
+        saved = restored(d.state_path)  # read the moment the ack is in: journaled first, kept across a power cut
         assert saved["car"]["tyre"] == 1 and ["c3", ""] in saved["done"]
         d.wait(lambda: d.rows()[0] == "DICE 3+4")
         assert d.rows()[2] == "Tyre +1, brake"

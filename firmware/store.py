@@ -41,11 +41,19 @@ def decode(raw):
 
 
 def save(path, data):
-    """Atomically replace `path` with `data` (a JSON-able dict)."""
+    """Atomically replace `path` with `data` (a JSON-able dict): the bytes encode() gives, written in pieces so
+    that the save never holds two copies of itself in RAM (the largest allocation a dashboard makes)."""
     tmp = path + ".tmp"
-    raw = encode(data)
+    body = json.dumps(data)
+    try:
+        crc = binascii.crc32(body)  # MicroPython: a str is a buffer of its UTF-8 bytes, no encoded copy needed
+    except TypeError:
+        body = body.encode()  # CPython
+        crc = binascii.crc32(body)
     with open(tmp, "wb") as f:
-        f.write(raw)
+        f.write(b"%s %08x\n" % (MAGIC, crc & 0xFFFFFFFF))
+        f.write(body)
+        f.write(b"\n")
         f.flush()
     os.rename(tmp, path)
 

@@ -3,8 +3,9 @@
 link.rtt_p50_ms / link.rtt_p99_ms   a tablet command until its ack reaches the app's queue, whole stack
 link.bare_rtt_p50_ms                same-run baseline: one line echoed by a bare MicroPython poll loop, same pty
 link.six_dashboards_ok              1 when 6 dashboards x 20 state frames/s for 30 s arrive with no loss, no backlog
-link.rtt_unsaved_p50_ms             diagnostic: the command RTT with the dashboard's atomic save before the ack
+link.rtt_unsaved_p50_ms             diagnostic: the command RTT with the dashboard's journal append before the ack
                                     switched off (unsafe, bench only): what the rest of the stack costs
+(Before the command journal, a whole atomic save preceded each ack: 0.956 ms against 0.453 ms bare, 2.1x.)
 """
 
 import os

@@ -215,9 +215,13 @@ class Relay:
                 time.sleep(0.005)
             with self.lock:
                 for fd in ready:
+                    if fd not in (self.dash_fd, self.tab_fd):
+                        continue  # unplugged or detached since the select: its number may be reused already
                     try:
+                        if not select.select([fd], [], [], 0)[0]:
+                            continue  # a reused number with nothing to read: never block with the lock held
                         data = os.read(fd, 4096)
-                    except OSError:  # the other end is closed (dashboard killed): nothing to read
+                    except (OSError, ValueError):  # the other end is closed (dashboard killed): nothing to read
                         data = b""
                     if fd == self.dash_fd and data:
                         self._take("up", data, self.up)

@@ -24,7 +24,6 @@ from companion.link_bridge import LinkBridge
 from companion.referee.referee import Referee
 from companion.transport import CONNECTED, Transport
 from companion.transport.pyserial_backend import PyserialPorts
-from firmware import store
 from shared_rules.errors import RuleError
 from shared_rules.f1 import cards
 from shared_rules.f1.autoplay import BANDS, LAP_SPACES
@@ -76,6 +75,7 @@ class Seat:
         self.usb = usb
         self.dash = VirtualDashboard(workdir, dev=dev)
         self.master = None
+        self.dead_master = None
         self.relay = Relay(None, seed)
         self.plug()
 
@@ -91,9 +91,11 @@ class Seat:
     def kill(self):
         self.dash.kill()
         self.relay.attach_dashboard(None)
-        if self.master is not None:
-            os.close(self.master)
-            self.master = None
+        # The master stays open until the next kill: the relay may still be selecting on it, and a closed
+        # number is soon reused (by the next pty) and would then be read by the relay.
+        if self.dead_master is not None:
+            os.close(self.dead_master)
+        self.dead_master, self.master = self.master, None
 
     def plug(self):
         self.usb.paths.append(self.relay.plug())
@@ -106,6 +108,7 @@ class Seat:
     def close(self):
         self.kill()
         self.relay.close()
+        self.kill()  # closes the last master, now that the relay is stopped
 
 
 class Table:
@@ -462,10 +465,14 @@ class Table:
     def result(self):
         """What must be identical between two runs of one seed, and the counts that show what happened."""
         shown = [s.dash.car() for s in self.seats]
-        saved = []
+        saved = []  # what each dashboard comes back with after a power cycle, its cable out (no tablet to help)
         for s in self.seats:
-            with open(s.dash.state_path, "rb") as f:
-                saved.append(store.decode(f.read())["car"])
+            s.unplug()
+            s.kill()
+            s.start()
+            saved.append(s.dash.car())
+            s.plug()
+        self.settle()
         reopened = Referee.open(self.path)
         try:
             replayed = reopened.race.snapshot()

@@ -168,7 +168,9 @@ def test_dashboard_saves_that_lie_or_are_damaged_never_beat_the_table(tmp_path):
         table.settle()
         truth = [table.car(i).snapshot() for i in range(3)]
         liar, cut, wrong = table.seats
+        assert table.pump(lambda: all(os.path.exists(s.dash.state_path) for s in table.seats), 5)
         for s in table.seats:
+            s.unplug()  # cables out: what a dashboard restores, it shows before the tablet can correct it
             s.kill()
         # A legal-looking car, checksum and all: faster, unworn, a hand of Superb Driving.
         _resave(liar.dash.state_path, lambda d: d["car"].update(speed=160, tyre=0, brake=0, hand=["SD"] * 5))
@@ -184,14 +186,17 @@ def test_dashboard_saves_that_lie_or_are_damaged_never_beat_the_table(tmp_path):
             assert s.dash.rows()[0] == "SAVE DAMAGED", s.dash.screen()
             assert s.dash.car()["speed"] == 0 and s.dash.car()["hand"] == []  # defaults, not the damaged data
             assert os.path.exists(s.dash.state_path + ".bad")  # kept for inspection
+        for s in table.seats:
+            s.plug()
         table.settle()  # ...the table can: everyone is brought back to what the table holds
         assert [s.dash.car() for s in table.seats] == truth
-        for s in table.seats:
-            s.kill()
+        assert table.pump(lambda: os.path.exists(wrong.dash.state_path), 5)
+        wrong.unplug()
+        wrong.kill()
         _resave(wrong.dash.state_path, lambda d: d.pop("done"))
-        for s in table.seats:
-            s.start()
+        wrong.start()
         assert wrong.dash.rows()[0] == "SAVE DAMAGED"
+        wrong.plug()
         table.settle()
         for _ in range(3):
             table.play_turn()  # and the race goes on

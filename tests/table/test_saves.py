@@ -172,8 +172,11 @@ def test_dashboard_saves_that_lie_or_are_damaged_never_beat_the_table(tmp_path):
         for s in table.seats:
             s.unplug()  # cables out: what a dashboard restores, it shows before the tablet can correct it
             s.kill()
-        # A legal-looking car, checksum and all: faster, unworn, a hand of Superb Driving.
+        # A legal-looking car, checksum and all: faster, unworn, a hand of Superb Driving (and the journal of
+        # commands since that save deleted, so that nothing at boot corrects it).
         _resave(liar.dash.state_path, lambda d: d["car"].update(speed=160, tyre=0, brake=0, hand=["SD"] * 5))
+        if os.path.exists(liar.dash.state_path + ".journal"):
+            os.remove(liar.dash.state_path + ".journal")
         raw = open(cut.dash.state_path, "rb").read()
         with open(cut.dash.state_path, "wb") as f:
             f.write(raw[: len(raw) // 2])  # truncated

@@ -19,6 +19,7 @@ class LinkBridge:
         self.status = {}  # dev -> connected / silent / lost
         self.errors = []  # short messages for the table (a dashboard action the rules refused)
         self.changed = 0  # counts notes that may change what the screen shows
+        self.recheck = set()  # dashboards whose events came in while commands were in flight to them
 
     def attach(self, referee):
         self.referee = referee
@@ -45,8 +46,13 @@ class LinkBridge:
                 acted.append(note[1])
         # The table mirrored those actions as if the dashboard still held them, but a sync sent meanwhile (its
         # state frame overtook a lost event frame) may have undone one there: check against its latest state.
-        for dev in set(acted):
-            if not self.transport.pending(dev):
+        # (Formula 1 only: its reconcile compares whole cars; Formula 5's compares a view counter that every
+        # event moves on, so there it would push the same view again after each play.)
+        recheck = getattr(self.referee, "race", None) is not None
+        for dev in set(acted) if recheck else ():
+            if self.transport.pending(dev):
+                self.recheck.add(dev)  # the sync may still be on its way: check again at its ack
+            else:
                 self._reconcile(dev, self.transport.snapshot(dev))
         for note in notes:
             kind = note[0]
@@ -66,7 +72,8 @@ class LinkBridge:
             elif kind == "done":
                 if note[1] in self.seen:
                     self.seen[note[1]]["snapshot"] = note[3]
-                if not self.transport.pending(note[1]):
+                if note[1] in self.recheck and not self.transport.pending(note[1]):
+                    self.recheck.discard(note[1])
                     self._reconcile(note[1], note[3])  # its whole state, with nothing left in flight
             elif kind == "refused":
                 self._reconcile(note[1], self.transport.snapshot(note[1]))

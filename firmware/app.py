@@ -104,7 +104,9 @@ class App:
             entries = []
         else:
             entries = self.journal.read(self.gen)
-        return replay(entries, done, self._apply)
+        # Straight to the car, as a restored save is: no screen from before the cut, no Formula 5 half set up
+        # (an f5 view is refused here, so its id stays new and the tablet's resend applies it)
+        return replay(entries, done, lambda name, args: f1car.apply_command(self.car, name, args))
 
     def save(self):
         """The full atomic save; it folds the journal in (a fresh one follows the new save)."""
@@ -171,6 +173,7 @@ class App:
     def f5(self):
         """The Formula 5 mode, imported on first use: a Formula 1 dashboard never pays RAM for it."""
         if self._f5 is None:
+            gc.collect()  # loading it needs room in one piece: compile (from .py) or load (.mpy) into a clean heap
             from firmware.f5_ui import F5Ui
 
             self._f5 = F5Ui(self)

@@ -45,6 +45,8 @@ for _d in %r:
         pass  # already there
 """
 
+VERIFY = "import os\nif os.stat('main.py')[6] != %d:\n    raise OSError('main.py incomplete')"
+
 
 def mpremote():
     here = os.path.join(os.path.dirname(sys.executable), "mpremote")
@@ -84,6 +86,9 @@ def command(port, resume, index, mip, reset, out):
     for rel, mpys in folders:
         cmd += ["fs", "cp"] + mpys + [":" + rel + "/", "+"]
     cmd += ["fs", "cp", BOOT, ":main.py"]
+    # One more round trip that checks the boot file's size: mpremote can leave after its last copy before the
+    # board has it whole (seen on the unix port: an empty main.py), and a reset must never catch it half-written.
+    cmd += ["+", "exec", VERIFY % os.path.getsize(BOOT)]
     if reset:
         cmd += ["+", "reset"]
     return cmd

@@ -21,7 +21,7 @@ from shared_rules.f5 import bot
 from shared_rules.f5.cards import CAR_NAMES, CARS
 from shared_rules.f5.game import PIT, RACE, Game
 
-from companion.referee.eventlog import EventLog, LogError
+from companion.referee.eventlog import EventLog, LogError, open_saved
 
 GAME = "f5"
 
@@ -104,14 +104,7 @@ class F5Referee:
 
     @classmethod
     def open(cls, path):
-        if not os.path.exists(path):
-            raise LogError("no saved game at %s" % path)
-        log = EventLog(path)
-        try:
-            return cls(log, log.entries())
-        except LogError:
-            log.close()
-            raise
+        return open_saved(cls, path)
 
     def close(self):
         self.log.close()

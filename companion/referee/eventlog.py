@@ -2,6 +2,7 @@
 
 import binascii
 import json
+import os
 import sqlite3
 
 FORMAT = 1
@@ -70,3 +71,15 @@ class EventLog:
 
     def close(self):
         self.db.close()
+
+
+def open_saved(game_class, path):
+    """game_class(log, entries) for the game saved at `path`; the log is closed again if the game refuses it."""
+    if not os.path.exists(path):
+        raise LogError("no saved game at %s" % path)
+    log = EventLog(path)
+    try:
+        return game_class(log, log.entries())
+    except LogError:
+        log.close()
+        raise

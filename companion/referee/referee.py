@@ -18,7 +18,7 @@ from shared_rules.f1.odds import corner_odds
 from shared_rules.f1.race import Race
 from shared_rules.f1.replay import replay_one
 
-from companion.referee.eventlog import EventLog, LogError
+from companion.referee.eventlog import EventLog, LogError, open_saved
 from companion.referee.track import Track, TrackError
 
 GAME = "f1"
@@ -73,14 +73,7 @@ class Referee:
 
     @classmethod
     def open(cls, path):
-        if not os.path.exists(path):
-            raise LogError("no saved game at %s" % path)
-        log = EventLog(path)
-        try:
-            return cls(log, log.entries())
-        except LogError:
-            log.close()
-            raise
+        return open_saved(cls, path)
 
     def close(self):
         self.log.close()

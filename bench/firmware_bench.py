@@ -17,6 +17,7 @@ import os
 import tempfile
 import time
 
+from bench import heap_search
 from bench.results import record
 from tests import mpy
 from tests.firmware.dash import VirtualDashboard
@@ -44,15 +45,7 @@ def race_fits(where, heap_kb):
 
 
 def smallest_heap_kb(where, lo=16, hi=256):
-    if not race_fits(where, hi):
-        raise RuntimeError("the race does not finish even with %d KB" % hi)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if race_fits(where, mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    return heap_search.smallest_heap_kb(lambda kb: race_fits(where, kb), lo, hi)
 
 
 def timed(d, line):

@@ -7,6 +7,7 @@ import subprocess
 import tempfile
 import time
 
+from bench import heap_search
 from bench.results import record
 from tests import mpy
 from tools.mpy_build import compile_package
@@ -26,16 +27,8 @@ def game_fits(libdir, heap_kb):
 
 
 def smallest_heap_kb(libdir, lo=8, hi=512):
-    """Binary search for the smallest heap (KB) that completes the scripted race."""
-    if not game_fits(libdir, hi):
-        raise RuntimeError("the scripted race does not finish even in %d KB" % hi)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if game_fits(libdir, mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    """The smallest heap (KB) that completes the scripted race."""
+    return heap_search.smallest_heap_kb(lambda kb: game_fits(libdir, kb), lo, hi)
 
 
 def cpython_turn_us():

@@ -21,7 +21,7 @@ def compile_package(package_dir, out_root):
         rel = os.path.relpath(folder, package_dir)
         dest = os.path.normpath(os.path.join(out_root, name, rel))
         for f in sorted(files):
-            if not f.endswith(".py"):
+            if not f.endswith(".py") or f == "manifest.py":  # a firmware-build file (freezing), not a module
                 continue
             os.makedirs(dest, exist_ok=True)
             src = os.path.join(folder, f)

@@ -18,7 +18,8 @@ FORBIDDEN_NAMES = {"__slots__", "dataclass", "Enum", "IntEnum", "TypedDict", "Na
 def sources():
     for folder, _dirs, files in os.walk(PACKAGE):
         for f in sorted(files):
-            if f.endswith(".py"):
+            # manifest.py is a build file MicroPython's firmware build runs on the host, not a module.
+            if f.endswith(".py") and f != "manifest.py":
                 yield os.path.join(folder, f)
 
 

@@ -1,0 +1,48 @@
+# Freezes the Pico dashboard into your own MicroPython firmware build, micropython-lib style:
+#     make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/firmware/manifest.py
+# Frozen modules run from flash; the .mpy files `make flash` copies are loaded into RAM (heap) on import.
+# Paths are relative to this file. tests/firmware/test_manifest.py checks every module below exists and that
+# every module in firmware/ is either frozen here or listed in HOST_ONLY.
+
+metadata(description="Formula 1 dashboard for the Raspberry Pi Pico", version="0.1.0")
+
+# A FROZEN_MANIFEST replaces the board's own: keep the port's modules (asyncio, and _boot.py, which mounts
+# the filesystem the dashboard saves its state on).
+include("$(PORT_DIR)/boards/manifest.py")
+
+# The OLED driver from micropython-lib (what `mip install ssd1306` puts on the board otherwise).
+require("ssd1306")
+
+include("../shared_rules/manifest.py")
+
+# Never frozen: the unix port's stand-in board (sockets; board.make_board() imports it only off the Pico).
+HOST_ONLY = ("board_host.py",)
+
+# main.py is frozen inside the package, as firmware/main.py (`import firmware.main` starts the dashboard),
+# never as a top-level main.py: MicroPython runs a frozen main.py ahead of the filesystem's /main.py, so the
+# board could no longer be given a different boot file (or go back to `make flash`) without a rebuild. The
+# boot file stays on the filesystem: a one-line /main.py, `import firmware.main`.
+package(
+    "firmware",
+    files=(
+        "__init__.py",
+        "app.py",
+        "board.py",
+        "board_pico.py",
+        "buttons.py",
+        "display.py",
+        "f5_screens.py",
+        "f5_ui.py",
+        "journal.py",
+        "link.py",
+        "link_main.py",
+        "main.py",
+        "pins.py",
+        "screens.py",
+        "selftest.py",
+        "solo.py",
+        "store.py",
+        "ui.py",
+    ),
+    base_path="..",
+)

@@ -1,0 +1,221 @@
+"""The freezing manifests (firmware/manifest.py, shared_rules/manifest.py) freeze every dashboard module once.
+
+MicroPython's build runs a manifest with tools/manifestfile.py, which is not installed here: `Manifest` below
+runs it the same way (paths relative to the manifest's folder while it runs, `$(PORT_DIR)`-style paths left to
+the build) with stand-ins for the manifest functions that record what would be frozen.
+"""
+
+import collections
+import os
+import shutil
+
+import pytest
+
+from tests import mpy
+
+ROOT = mpy.ROOT
+FIRMWARE_MANIFEST = os.path.join(ROOT, "firmware", "manifest.py")
+SHARED_MANIFEST = os.path.join(ROOT, "shared_rules", "manifest.py")
+
+
+class Options:
+    """The `options` global: include()'s keyword arguments, None for any other name."""
+
+    def __init__(self, **kwargs):
+        self._kwargs = kwargs
+        self._defaults = {}
+
+    def defaults(self, **kwargs):
+        self._defaults = kwargs
+
+    def __getattr__(self, name):
+        return self._kwargs.get(name, self._defaults.get(name))
+
+
+class Manifest:
+    """Runs manifest files; `frozen` holds (target path, source path) pairs, in order."""
+
+    def __init__(self):
+        self.frozen = []
+        self.required = []
+        self.external = []  # includes resolved by the real build ($(PORT_DIR), $(MPY_DIR), ...)
+        self.namespaces = {}  # manifest path -> its globals after running
+        self.metadata_seen = []
+
+    def run(self, path, **kwargs):
+        path = os.path.abspath(path)
+        if os.path.isdir(path):
+            path = os.path.join(path, "manifest.py")
+        if path in self.namespaces:
+            return
+        g = {
+            "metadata": self.metadata, "include": self.include, "require": self.require,
+            "package": self.package, "module": self.module, "freeze": self.freeze, "options": Options(**kwargs),
+        }
+        self.namespaces[path] = g
+        with open(path) as f:
+            source = f.read()
+        before = os.getcwd()
+        os.chdir(os.path.dirname(path))
+        try:
+            exec(compile(source, path, "exec"), g)
+        finally:
+            os.chdir(before)
+
+    def metadata(self, **kwargs):
+        self.metadata_seen.append(kwargs)
+
+    def include(self, path, **kwargs):
+        if "$(" in path:
+            self.external.append(path)
+        else:
+            self.run(path, **kwargs)
+
+    def require(self, name, **kwargs):
+        self.required.append(name)
+
+    def _add(self, base_path, target):
+        self.frozen.append((target, os.path.abspath(os.path.join(base_path, target))))
+
+    def package(self, package_path, files=None, base_path=".", opt=None):
+        if files is None:
+            for folder, _dirs, names in os.walk(os.path.join(base_path, package_path)):
+                for name in names:
+                    if name.endswith(".py"):
+                        self._add(base_path, os.path.relpath(os.path.join(folder, name), base_path))
+        else:
+            for f in files:
+                self._add(base_path, os.path.join(package_path, f))
+
+    def module(self, module_path, base_path=".", opt=None):
+        assert module_path.endswith(".py"), "module must be .py file"
+        self._add(base_path, module_path)
+
+    def freeze(self, path, script=None, opt=None):
+        raise AssertionError("legacy freeze() used: use package() or module()")
+
+    def targets(self):
+        return [target.replace(os.sep, "/") for target, _src in self.frozen]
+
+
+def run_manifest(path):
+    m = Manifest()
+    m.run(path)
+    return m
+
+
+def host_only(root, m):
+    """firmware/manifest.py's HOST_ONLY: the one list of firmware modules that are deliberately not frozen."""
+    names = m.namespaces[os.path.join(root, "firmware", "manifest.py")]["HOST_ONLY"]
+    return {"firmware/" + n for n in names}
+
+
+def modules_on_disk(root):
+    """Every .py module in firmware/ and shared_rules/ (repository paths), manifests left out."""
+    found = set()
+    for pkg in ("firmware", "shared_rules"):
+        for folder, dirs, names in os.walk(os.path.join(root, pkg)):
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            for name in names:
+                if name.endswith(".py") and name != "manifest.py":
+                    found.add(os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/"))
+    return found
+
+
+def coverage_problems(root):
+    """What is wrong with the manifests under `root`: modules left out, frozen twice, or frozen when host-only."""
+    m = run_manifest(os.path.join(root, "firmware", "manifest.py"))
+    frozen = collections.Counter(m.targets())
+    hosts = host_only(root, m)
+    problems = []
+    for name in sorted(modules_on_disk(root) - set(frozen) - hosts):
+        problems.append("not frozen (add it to a manifest, or to HOST_ONLY): " + name)
+    for name, n in sorted(frozen.items()):
+        if n > 1:
+            problems.append("frozen %d times: %s" % (n, name))
+    for name in sorted(hosts & set(frozen)):
+        problems.append("host-only but frozen: " + name)
+    for name in sorted(hosts - modules_on_disk(root)):
+        problems.append("HOST_ONLY names a missing file: " + name)
+    return problems
+
+
+def test_every_dashboard_module_is_frozen_exactly_once():
+    assert coverage_problems(ROOT) == []
+
+
+def test_every_frozen_path_exists_in_the_repository():
+    m = run_manifest(FIRMWARE_MANIFEST)
+    assert m.frozen
+    for target, src in m.frozen:
+        assert os.path.isfile(src), src
+        assert src == os.path.join(ROOT, target), "frozen under another name: %s as %s" % (src, target)
+
+
+def test_host_only_modules_stay_out():
+    m = run_manifest(FIRMWARE_MANIFEST)
+    assert host_only(ROOT, m) == {"firmware/board_host.py"}
+    assert "firmware/board_host.py" not in m.targets()
+    assert not [t for t in m.targets() if t.endswith("manifest.py")]
+
+
+def test_boot_file_is_frozen_inside_the_package_not_as_main():
+    # A frozen top-level main.py would run ahead of the board's /main.py (see firmware/manifest.py).
+    targets = run_manifest(FIRMWARE_MANIFEST).targets()
+    assert "firmware/main.py" in targets
+    assert "main.py" not in targets and "boot.py" not in targets
+
+
+def test_driver_and_port_modules_come_from_micropython():
+    m = run_manifest(FIRMWARE_MANIFEST)
+    assert m.required == ["ssd1306"]
+    # A FROZEN_MANIFEST replaces the board's: the port's own (asyncio, _boot.py) must be included again.
+    assert m.external == ["$(PORT_DIR)/boards/manifest.py"]
+    assert os.path.abspath(SHARED_MANIFEST) in m.namespaces
+    assert all(md.get("version") for md in m.metadata_seen) and len(m.metadata_seen) == 2
+
+
+def test_shared_rules_manifest_alone_freezes_all_of_shared_rules():
+    m = run_manifest(SHARED_MANIFEST)
+    shared = {n for n in modules_on_disk(ROOT) if n.startswith("shared_rules/")}
+    assert sorted(m.targets()) == sorted(shared)
+    assert "shared_rules/link/codec.py" in shared and "shared_rules/__init__.py" in shared
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """A copy of firmware/ and shared_rules/ (sources and manifests) to break on purpose."""
+    for pkg in ("firmware", "shared_rules"):
+        shutil.copytree(os.path.join(ROOT, pkg), tmp_path / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path
+
+
+def test_the_check_catches_a_new_firmware_module_left_out(tree):
+    assert coverage_problems(str(tree)) == []
+    (tree / "firmware" / "radio.py").write_text("X = 1\n")
+    assert coverage_problems(str(tree)) == ["not frozen (add it to a manifest, or to HOST_ONLY): firmware/radio.py"]
+
+
+def test_the_check_catches_a_double_and_a_frozen_host_module(tree):
+    manifest = tree / "firmware" / "manifest.py"
+    text = manifest.read_text()
+    manifest.write_text(text.replace('"app.py",', '"app.py", "app.py", "board_host.py",', 1))
+    assert coverage_problems(str(tree)) == ["frozen 2 times: firmware/app.py",
+                                            "host-only but frozen: firmware/board_host.py"]
+
+
+def test_a_new_shared_rules_module_is_frozen_without_editing_a_manifest(tree):
+    (tree / "shared_rules" / "f1" / "weather.py").write_text("RAIN = 1\n")
+    assert "shared_rules/f1/weather.py" in run_manifest(str(tree / "firmware" / "manifest.py")).targets()
+    assert coverage_problems(str(tree)) == []
+
+
+def test_make_flash_leaves_the_manifests_off_the_board(tmp_path):
+    # tools/flash.py copies what compile_package makes: a manifest is a build file, not a module to copy.
+    from tools.mpy_build import compile_package
+
+    for pkg in ("firmware", "shared_rules"):
+        compile_package(os.path.join(ROOT, pkg), str(tmp_path))
+    made = {os.path.join(os.path.relpath(d, tmp_path), f) for d, _dirs, fs in os.walk(tmp_path) for f in fs}
+    assert os.path.join("firmware", "app.mpy") in made
+    assert not [f for f in made if "manifest" in f]

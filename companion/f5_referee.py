@@ -35,6 +35,8 @@ def default_names():
 
 
 class F5Referee:
+    GAME = GAME  # which game this referee plays (Formula 5): the link bridge asks, never guesses
+
     def __init__(self, log, entries):
         """Use F5Referee.new or F5Referee.open."""
         self.log = log

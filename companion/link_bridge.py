@@ -48,7 +48,7 @@ class LinkBridge:
         # state frame overtook a lost event frame) may have undone one there: check against its latest state.
         # (Formula 1 only: its reconcile compares whole cars; Formula 5's compares a view counter that every
         # event moves on, so there it would push the same view again after each play.)
-        recheck = getattr(self.referee, "race", None) is not None
+        recheck = self.referee is not None and self.referee.GAME == "f1"
         for dev in set(acted) if recheck else ():
             if self.transport.pending(dev):
                 self.recheck.add(dev)  # the sync may still be on its way: check again at its ack

@@ -29,6 +29,8 @@ def _new_id():
 
 
 class Referee:
+    GAME = GAME  # which game this referee plays (Formula 1): the link bridge asks, never guesses
+
     def __init__(self, log, entries):
         """Use Referee.new or Referee.open."""
         self.log = log

@@ -108,3 +108,37 @@ def test_a_replaced_dashboard_is_brought_back_to_the_table(table):
     fresh = ports.add(work, "virtual-1")
     assert pump(bridge, lambda: fresh.state is not None and fresh.state.get("car", {}).get("speed") == 40)
     assert pump(bridge, lambda: agree(ports, ref, transport))
+
+
+class HeldTransport:
+    """A transport whose every dashboard still has commands in flight; just enough for poll()."""
+
+    def __init__(self, notes):
+        import queue
+
+        self.events = queue.Queue()
+        for note in notes:
+            self.events.put(note)
+
+    def pending(self, dev=None):
+        return True
+
+    def send(self, dev, name, args, cid):
+        pass
+
+
+@pytest.mark.parametrize("game", ["f1", "f5"])
+def test_only_formula1_checks_a_dashboard_again_after_its_event(tmp_path, game):
+    # The bridge asks the referee which game it plays (GAME): Formula 1 re-checks a dashboard whose event came
+    # in while commands were in flight to it; Formula 5 never does (each play moves its view counter on).
+    from companion.f5_referee import F5Referee
+
+    path = str(tmp_path / "g.db")
+    ref = Referee.new(path, ["Ann", "Bob"], 3, seed=11) if game == "f1" else F5Referee.new(path, [0, 1], seed=11)
+    try:
+        assert ref.GAME == game
+        bridge = LinkBridge(HeldTransport([("event", "dash-9", "e1", "speed", {"v": 2})]), ref)
+        bridge.poll()
+        assert bridge.recheck == ({"dash-9"} if game == "f1" else set())
+    finally:
+        ref.close()

@@ -43,9 +43,20 @@ class Solo:
         return case, dice, pen
 
     def pit(self, car):
-        """Into the pit: draw a pit card from a full pile of this dashboard's own. Returns its code."""
+        """Into the pit: draw a pit card from a full pile of this dashboard's own, and deal the extra tactic card
+        it may give. Returns its code."""
         car.check_pit()
         pile = cards.pit_deck()
         code = pile[self.rng.below(len(pile))]
         f1car.apply_command(car, "pit", {"card": code})
+        if cards.PIT_CARDS[code][2]:
+            # New Instructions: "the extra card to be taken from the top of the discard pile". A lone dashboard's
+            # pile is its own deck less its hand (played cards went back into it); the order they went back in
+            # is not kept (it would not survive a restart), so the card comes from anywhere in it (docs/rules.md).
+            pile = cards.tactic_deck()
+            for k in car.hand:
+                if k in pile:
+                    pile.remove(k)
+            if pile:
+                car.take_card(pile[self.rng.below(len(pile))])
         return code

@@ -90,7 +90,7 @@ def footer(fb, ui, hint):
 def render(fb, ui, linked):
     fb.fill(0)
     m = ui.mode
-    if m == u.SPEED:
+    if m == u.SPEED or m == u.WAIT:
         speed_screen(fb, ui)
     elif m == u.HAND:
         list_screen(fb, ui, "HAND %d CARDS" % len(ui.choices), [cards.TACTIC_NAMES[c] for c in ui.choices],
@@ -135,7 +135,8 @@ def main_screen(fb, ui, linked):
 def speed_screen(fb, ui):
     c = ui.car
     v = ui.choices[ui.cursor]
-    line(fb, 0, "GC SPEED" if ui.carb else "SET SPEED", 0, 1)
+    wait = ui.mode == u.WAIT  # blocked: the same dial, without the move
+    line(fb, 0, "BLOCKED" if wait else "GC SPEED" if ui.carb else "SET SPEED", 0, 1)
     right(fb, 0, "NOW %d" % c.speed)
     big_text(fb, "%3d" % v, 0, BIG_Y)
     if ui.cursor < len(ui.choices) - 1:
@@ -149,8 +150,8 @@ def speed_screen(fb, ui):
         line(fb, 5, "BRAKE+%d TYRE+%d" % (brake, tyre))
     else:
         line(fb, 5, "NO WEAR")
-    line(fb, 6, "MOVE %d SPACES" % charts.spaces(v))
-    footer(fb, ui, "OK:SET BACK:NO")
+    line(fb, 6, "NO MOVE" if wait else "MOVE %d SPACES" % charts.spaces(v))
+    footer(fb, ui, "OK:WAIT BACK:NO" if wait else "OK:GO BACK:WAIT" if ui.can_wait() else "OK:SET BACK:NO")
 
 
 def list_screen(fb, ui, title, items, hint):

@@ -18,6 +18,7 @@ MENU = 3  # standalone: what happened on the board during the move
 CORNER = 4  # standalone: the corner's safety speed, then the dice
 SETUP = 5  # a new race: number of laps
 MESSAGE = 6  # a result or a tablet message, until a key or a timeout
+WAIT = 7  # standalone: blocked in the pit or on a spin-off point, dialling up to 60 without moving
 
 UP, DOWN, OK, CARD, BACK = 0, 1, 2, 3, 4
 
@@ -33,7 +34,7 @@ class Ui:
         self.car = car
         self.mode = MAIN
         self.cursor = 0
-        self.choices = []  # SPEED: the legal speeds; HAND: the cards; CORNER: safety speeds
+        self.choices = []  # SPEED, WAIT: the legal speeds; HAND: the cards; CORNER: safety speeds
         self.carb = 0  # SPEED entered by playing Good Carburettor
         self.after_message = MAIN
         self.hand_from = MAIN
@@ -135,6 +136,8 @@ class Ui:
             self._corner(key, now)
         elif self.mode == SETUP:
             self._setup(key, now)
+        elif self.mode == WAIT:
+            self._wait(key, now)
         return 1
 
     def _move(self, key):
@@ -193,7 +196,11 @@ class Ui:
         if key == UP or key == DOWN:
             self._move(key)
         elif key == BACK:
-            self._go(MAIN)
+            if self.can_wait():
+                self.choices = list(range(self.car.speed, charts.HOLD_SPEED + 1, charts.STEP))
+                self._go(WAIT, len(self.choices) - 1)  # blocked: the dial opens at 60, the reason to say so
+            else:
+                self._go(MAIN)
         elif key == OK:
             v = self.choices[self.cursor]
             card = cards.CARBURETTOR if self.carb else None
@@ -212,6 +219,28 @@ class Ui:
                 self.message("SPUN OFF", text, now, self._after_move())
             else:
                 self._go(self._after_move())
+
+    def can_wait(self):
+        """The speed dial's BACK says "blocked": standalone, at the start of a turn in the pit or on a spin-off
+        point ("the player may bring his speedometer up to 60 mph"). With the tablet, the table decides blocks."""
+        c = self.car
+        return (not self.carb and c.my_turn and not c.speed_set and c.speed <= charts.HOLD_SPEED
+                and (c.status == f1car.SPUN or c.status == f1car.PIT) and not self.host.linked())
+
+    def _wait(self, key, now):
+        if key == UP or key == DOWN:
+            self._move(key)
+        elif key == BACK:
+            self._go(MAIN)
+        elif key == OK:
+            try:
+                self.car.hold(self.choices[self.cursor])
+            except RuleError as e:
+                self.fail(str(e), now)
+                return
+            f1car.apply_command(self.car, "turn", {"on": 0})  # a blocked car does nothing more this turn
+            self.host.changed(1)
+            self._go(MAIN)
 
     def _after_move(self):
         return MAIN if self.host.linked() else MENU
@@ -269,13 +298,19 @@ class Ui:
                 else:
                     self.message("FINISHED", "Chequered flag!", now, MENU)
             elif item == 2:
+                n = len(c.hand)
                 try:
                     code = self.host.solo().pit(c)
                 except RuleError as e:
                     self.fail(str(e), now)
                     return
                 self.host.changed(0)
-                self.message("PIT CARD", cards.PIT_CARDS[code][4], now, MENU)
+                title = "PIT CARD"
+                text = cards.PIT_CARDS[code][4]
+                if len(c.hand) > n:  # New Instructions: name the card dealt (the hand stays hidden)
+                    title = text[: text.find(".")].upper()
+                    text = "Card dealt: %s. %s" % (cards.TACTIC_NAMES[c.hand[-1]], text[text.rfind(". ") + 2 :])
+                self.message(title, text, now, MENU)
             else:
                 try:
                     f1car.apply_command(c, "turn", {"on": 0})

@@ -333,9 +333,8 @@ def cold_start(d):
 SCENARIOS = {"damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start}
 
 
-def main(argv):
-    scenario, out = SCENARIOS[argv[0]], argv[1]
-    shots = argv[2] if len(argv) > 2 else None
+def drive(scenario, out, shots=None):
+    """Run the real app in this process with `scenario` driving it; what it saw goes to `out` (JSON)."""
     app = CompanionApp()
     driver = Driver(app, scenario, out, shots)
     Clock.schedule_interval(driver.tick, 0.02)
@@ -343,6 +342,10 @@ def main(argv):
     if "ok" not in driver.seen and "error" not in driver.seen:
         driver.seen["error"] = "the app stopped early"
         driver.save()
+
+
+def main(argv):
+    drive(SCENARIOS[argv[0]], argv[1], argv[2] if len(argv) > 2 else None)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """Drives the real companion app's Formula 5 screens in an offscreen window (tests/companion/appdriver.py's
-Driver, one app per process):  python -m tests.f5_devices.f5_window OUT.json [SHOTS_DIR]"""
+drive(), one app per process):  python -m tests.f5_devices.f5_window OUT.json [SHOTS_DIR]"""
 
 import sys
 
-from tests.companion.appdriver import Clock, CompanionApp, Driver, tap
+from tests.companion.appdriver import drive, tap
 
 
 def rows_by_height(app):
@@ -58,15 +58,7 @@ def solo_with_bots(d):
 
 
 def main(argv):
-    out = argv[0]
-    shots = argv[1] if len(argv) > 1 else None
-    app = CompanionApp()
-    driver = Driver(app, solo_with_bots, out, shots)
-    Clock.schedule_interval(driver.tick, 0.02)
-    app.run()
-    if "ok" not in driver.seen and "error" not in driver.seen:
-        driver.seen["error"] = "the app stopped early"
-        driver.save()
+    drive(solo_with_bots, argv[0], argv[1] if len(argv) > 1 else None)
 
 
 if __name__ == "__main__":

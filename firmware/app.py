@@ -8,6 +8,7 @@ import json
 import os
 import time
 
+from micropython import const
 from shared_rules.errors import RuleError
 from shared_rules.f1 import car as f1car
 
@@ -20,12 +21,12 @@ from firmware.link import DashboardLink
 from firmware.screens import render
 from firmware.ui import Ui
 
-DEFAULT_LAPS = 3
-TICK_MS = 100  # time-outs, the tablet indicator, the turn LED
-GC_IDLE_MS = 250  # collect garbage in the pauses between presses, never in the middle of one
-LINK_POLL_MS = 5
-FOLD_MS = 3000  # journaled commands are folded into a full save at most this long after the first of them
-FOLD_LINES = 16  # ...or once this many are journaled (keeps the journal and its replay at boot short)
+_DEFAULT_LAPS = const(3)
+_TICK_MS = const(100)  # time-outs, the tablet indicator, the turn LED
+_GC_IDLE_MS = const(250)  # collect garbage in the pauses between presses, never in the middle of one
+_LINK_POLL_MS = const(5)
+_FOLD_MS = const(3000)  # journaled commands are folded into a full save at most this long after the first of them
+_FOLD_LINES = const(16)  # ...or once this many are journaled (keeps the journal and its replay at boot short)
 
 
 def _seed():
@@ -39,7 +40,7 @@ class App:
     def __init__(self, board):
         self.board = board
         self.display = Display(board)
-        self.car = f1car.Car(DEFAULT_LAPS)
+        self.car = f1car.Car(_DEFAULT_LAPS)
         self._solo = None
         self.ui = Ui(self, self.car)
         self._f5 = None  # Formula 5 mode (firmware/f5_ui.py), loaded only when the tablet deals a hand
@@ -182,8 +183,8 @@ class App:
     def _journal(self, cid, name, args):
         self.journal.append(cid, name, args)  # before the ack: an acknowledged command survives a power cut
         if self.journal.count == 1:
-            self.fold_at = time.ticks_add(time.ticks_ms(), FOLD_MS)
-        if self.journal.count >= FOLD_LINES or (name == "turn" and not args.get("on")):
+            self.fold_at = time.ticks_add(time.ticks_ms(), _FOLD_MS)
+        if self.journal.count >= _FOLD_LINES or (name == "turn" and not args.get("on")):
             self.fold_now = 1  # a turn's end: fold now, while the player waits for the others
 
     def save_due(self):
@@ -249,11 +250,11 @@ class App:
                     gc.collect()
             if self.save_due():
                 self.save()
-            await asyncio.sleep_ms(LINK_POLL_MS)
+            await asyncio.sleep_ms(_LINK_POLL_MS)
 
     async def tick_task(self):
         while True:
-            await asyncio.sleep_ms(TICK_MS)
+            await asyncio.sleep_ms(_TICK_MS)
             now = time.ticks_ms()
             if self.ui.tick(now) or self.linked() != self.was_linked:
                 self.touched = 1
@@ -261,7 +262,7 @@ class App:
                 self.refresh()
             if self.save_due():
                 self.save()
-            elif self.gc_due and time.ticks_diff(now, self.last_activity) >= GC_IDLE_MS:
+            elif self.gc_due and time.ticks_diff(now, self.last_activity) >= _GC_IDLE_MS:
                 self.gc_due = 0
                 gc.collect()
 

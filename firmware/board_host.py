@@ -20,20 +20,21 @@ import os
 import socket
 import time
 
+from micropython import const
 import framebuf
 
 from firmware import board as b
 
-ENV_UI = "F1DASH_UI"  # path of the channel's unix socket
-ENV_STATE = "F1DASH_STATE"  # path of the saved state file
-ENV_HELD = "F1DASH_HELD"  # buttons held down at power-on, e.g. "BACK" (self-test)
-ENV_ID = "F1_DASH_ID"  # the dashboard id, as firmware/link.py reads it (a Pico: machine.unique_id())
-AF_UNIX = 1
+_ENV_UI = const("F1DASH_UI")  # path of the channel's unix socket
+_ENV_STATE = const("F1DASH_STATE")  # path of the saved state file
+_ENV_HELD = const("F1DASH_HELD")  # buttons held down at power-on, e.g. "BACK" (self-test)
+_ENV_ID = const("F1_DASH_ID")  # the dashboard id, as firmware/link.py reads it (a Pico: machine.unique_id())
+_AF_UNIX = const(1)
 
 
 def _sockaddr(path):
     # struct sockaddr_un on Linux: a native-endian 16-bit family, then the NUL-terminated path.
-    return bytes((AF_UNIX, 0)) + path.encode() + b"\x00"
+    return bytes((_AF_UNIX, 0)) + path.encode() + b"\x00"
 
 
 def _button_bit(name):
@@ -59,11 +60,11 @@ class Board:
         self.fb = framebuf.FrameBuffer(self.buf, b.WIDTH, b.HEIGHT, framebuf.MONO_VLSB)
         mv = memoryview(self.buf)
         self._pages = [mv[p * b.WIDTH : (p + 1) * b.WIDTH] for p in range(b.PAGES)]
-        self.state_path = os.getenv(ENV_STATE) or "f1dash-state.json"
+        self.state_path = os.getenv(_ENV_STATE) or "f1dash-state.json"
         self._levels = 0
-        for name in (os.getenv(ENV_HELD) or "").split(","):
+        for name in (os.getenv(_ENV_HELD) or "").split(","):
             self._levels |= _button_bit(name.strip())
-        self._path = os.getenv(ENV_UI)
+        self._path = os.getenv(_ENV_UI)
         self._client = None
         self._frame = 0
         self._handled = 0
@@ -74,7 +75,7 @@ class Board:
         self._tone = 0
 
     def unique_id(self):
-        return os.getenv(ENV_ID) or "host"
+        return os.getenv(_ENV_ID) or "host"
 
     # --- buttons -------------------------------------------------------------------------------------
     def buttons(self):
@@ -137,7 +138,7 @@ class Board:
             os.remove(self._path)  # a socket file left by a previous (killed) run
         except OSError:
             pass
-        ls = socket.socket(AF_UNIX, socket.SOCK_STREAM)
+        ls = socket.socket(_AF_UNIX, socket.SOCK_STREAM)
         ls.bind(_sockaddr(self._path))
         ls.listen(2)
         while True:

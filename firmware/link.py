@@ -5,6 +5,7 @@ import select
 import sys
 import time
 
+from micropython import const
 from shared_rules.link.dashboard import DashboardProtocol
 
 FIRMWARE = "0.1.0"
@@ -12,7 +13,7 @@ FIRMWARE = "0.1.0"
 
 def _now():
     return int(time.ticks_ms())  # type: ignore[arg-type]
-MAX_BYTES_PER_POLL = 512  # one USB receive buffer; then let the game loop run
+_MAX_BYTES_PER_POLL = const(512)  # one USB receive buffer; then let the game loop run
 
 
 def device_id():
@@ -75,7 +76,7 @@ class DashboardLink:
         n = 0
         wait = timeout_ms
         reader = self.proto.reader
-        while n < MAX_BYTES_PER_POLL and self.poller.poll(wait):
+        while n < _MAX_BYTES_PER_POLL and self.poller.poll(wait):
             wait = 0
             try:
                 b = self.stdin.read(1)

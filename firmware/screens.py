@@ -2,22 +2,23 @@
 # then sends only the pages that changed. Small text sits on the 8x8 grid (16 columns, 8 rows), so a test
 # can read it back from the framebuffer; the speed is drawn with the same font scaled up three times.
 import framebuf
+from micropython import const
 
 from shared_rules.f1 import cards
 from shared_rules.f1 import charts
 
 from firmware import ui as u
 
-COLS = 16
-BIG = 3  # scale of the big digits: 24x24 pixels each
-BIG_Y = 10
+_COLS = const(16)
+_BIG = const(3)  # scale of the big digits: 24x24 pixels each
+_BIG_Y = const(10)
 _glyph_buf = bytearray(8)
 _glyph = framebuf.FrameBuffer(_glyph_buf, 8, 8, framebuf.MONO_VLSB)
 
-HINT_MAIN_SOLO = "OK:START TURN"
+_HINT_MAIN_SOLO = const("OK:START TURN")
 
 
-def big_text(fb, s, x, y, scale=BIG):
+def big_text(fb, s, x, y, scale=_BIG):
     """Text in the built-in 8x8 font, each pixel drawn as a scale x scale square."""
     for ch in s:
         _glyph.fill(0)
@@ -42,14 +43,14 @@ def big_text(fb, s, x, y, scale=BIG):
 
 def line(fb, row, text, col=0, invert=0):
     """Text at a grid row (0-7) and column (0-15), cut to the screen width."""
-    text = text[: COLS - col]
+    text = text[: _COLS - col]
     if invert:
         fb.fill_rect(col * 8, row * 8, len(text) * 8, 8, 1)
     fb.text(text, col * 8, row * 8, 0 if invert else 1)
 
 
 def right(fb, row, text):
-    line(fb, row, text, COLS - len(text))
+    line(fb, row, text, _COLS - len(text))
 
 
 def gauge(fb, row, label, value, maximum):
@@ -65,7 +66,7 @@ def gauge(fb, row, label, value, maximum):
             fb.rect(x, row * 8 + 1, w - 1, 6, 1)
 
 
-def wrap(text, width=COLS):
+def wrap(text, width=_COLS):
     words = text.split()
     lines = []
     cur = ""
@@ -114,7 +115,7 @@ def main_screen(fb, ui, linked):
     c = ui.car
     line(fb, 0, ui.status_text(), 0, c.my_turn)
     right(fb, 0, "LAPS %d" % c.laps_left)
-    big_text(fb, "%3d" % c.speed, 0, BIG_Y)
+    big_text(fb, "%3d" % c.speed, 0, _BIG_Y)
     line(fb, 3, "MPH", 10)
     right(fb, 1, "TAB" if linked else "SOLO")
     if c.superb:
@@ -128,7 +129,7 @@ def main_screen(fb, ui, linked):
     elif linked:
         hint = ""
     else:
-        hint = HINT_MAIN_SOLO
+        hint = _HINT_MAIN_SOLO
     footer(fb, ui, hint)
 
 
@@ -138,7 +139,7 @@ def speed_screen(fb, ui):
     wait = ui.mode == u.WAIT  # blocked: the same dial, without the move
     line(fb, 0, "BLOCKED" if wait else "GC SPEED" if ui.carb else "SET SPEED", 0, 1)
     right(fb, 0, "NOW %d" % c.speed)
-    big_text(fb, "%3d" % v, 0, BIG_Y)
+    big_text(fb, "%3d" % v, 0, _BIG_Y)
     if ui.cursor < len(ui.choices) - 1:
         right(fb, 2, "UP")
     if ui.cursor > 0:
@@ -186,7 +187,7 @@ def corner_screen(fb, ui):
 
 
 def message_screen(fb, ui):
-    line(fb, 0, ui.title + " " * (COLS - len(ui.title)), 0, 1)
+    line(fb, 0, ui.title + " " * (_COLS - len(ui.title)), 0, 1)
     row = 2
     for t in wrap(ui.text):
         if row > 6:

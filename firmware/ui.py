@@ -4,6 +4,7 @@
 # the tablet), `host.linked()` (1 while the tablet is there; else the dashboard plays standalone) and
 # `host.solo()` (standalone play's own dice and piles).
 import time
+from micropython import const
 
 from shared_rules.errors import RuleError
 from shared_rules.f1 import car as f1car
@@ -22,10 +23,10 @@ WAIT = 7  # standalone: blocked in the pit or on a spin-off point, dialling up t
 
 UP, DOWN, OK, CARD, BACK = 0, 1, 2, 3, 4
 
-MENU_ITEMS = ("CORNER", "LAP CROSSED", "PIT STOP", "END TURN")
-MESSAGE_MS = 4000
-ERROR_MS = 2500
-HAND_HIDE_MS = 15000  # the hand hides itself if the dashboard is left lying on the table
+_MENU_ITEMS = const(("CORNER", "LAP CROSSED", "PIT STOP", "END TURN"))
+_MESSAGE_MS = const(4000)
+_ERROR_MS = const(2500)
+_HAND_HIDE_MS = const(15000)  # the hand hides itself if the dashboard is left lying on the table
 
 
 class Ui:
@@ -48,13 +49,13 @@ class Ui:
     # ---- helpers ---------------------------------------------------------------------------------------
     def _go(self, mode, cursor=0):
         if mode == MENU:
-            self.choices = MENU_ITEMS
+            self.choices = _MENU_ITEMS
         self.mode = mode
         self.cursor = cursor
 
     def fail(self, text, now):
         self.error = text[:16]
-        self.error_until = time.ticks_add(now, ERROR_MS)
+        self.error_until = time.ticks_add(now, _ERROR_MS)
         self.host.beep(440, 80)
 
     def message(self, title, text, now, then=MAIN):
@@ -62,7 +63,7 @@ class Ui:
         self.text = text
         self.after_message = then
         self.mode = MESSAGE
-        self.mode_until = time.ticks_add(now, MESSAGE_MS)
+        self.mode_until = time.ticks_add(now, _MESSAGE_MS)
 
     def tick(self, now):
         """Time-outs; returns 1 if the screen changed."""
@@ -128,7 +129,7 @@ class Ui:
         elif self.mode == SPEED:
             self._speed(key, now)
         elif self.mode == HAND:
-            self.mode_until = time.ticks_add(now, HAND_HIDE_MS)
+            self.mode_until = time.ticks_add(now, _HAND_HIDE_MS)
             self._hand(key, now)
         elif self.mode == MENU:
             self._menu(key, now)
@@ -167,7 +168,7 @@ class Ui:
             return
         self.hand_from = self.mode if self.mode != SPEED else MAIN
         self.choices = list(self.car.hand)
-        self.mode_until = time.ticks_add(now, HAND_HIDE_MS)
+        self.mode_until = time.ticks_add(now, _HAND_HIDE_MS)
         self._go(HAND)
 
     def _start_turn(self, now):

@@ -8,16 +8,12 @@ EVENT_RETRY_MS = 500  # resend an unacknowledged event this often
 MAX_OUTBOX = 16
 
 
-def _plain_diff(a, b):
-    return a - b
-
-
 try:
-    import time
+    from time import ticks_diff as _ticks_diff  # type: ignore  # MicroPython: ticks_ms wraps, this does not
+except ImportError:  # CPython: plain milliseconds
 
-    _ticks_diff = time.ticks_diff  # MicroPython: ticks_ms wraps, this difference does not
-except AttributeError:
-    _ticks_diff = _plain_diff
+    def _ticks_diff(a, b):
+        return a - b
 
 
 class DashboardProtocol:

@@ -28,6 +28,7 @@ def menu(d, item):
 
 
 def dismiss(d, expect_title=None):
+    """OK on a message whose title starts with expect_title (or with one of a tuple of titles)."""
     if expect_title is not None:
         assert d.rows()[0].startswith(expect_title), d.screen()
     d.tap("OK")
@@ -101,7 +102,7 @@ def play_turn(d, rnd, turn_no, stats):
     if turn_no % 2 == 1 and c["status"] == "racing":
         if turn_no == 5 and c["laps_left"] > 1:
             menu(d, "PIT STOP")
-            dismiss(d, "PIT CARD")
+            dismiss(d, ("PIT CARD", "NEW INSTRUCTIONS"))  # the latter: the extra card dealt is named
             stats["pits"] += 1
         else:
             menu(d, "LAP CROSSED")

@@ -188,8 +188,9 @@ def corner_screen(fb, ui):
 
 def message_screen(fb, ui):
     line(fb, 0, ui.title + " " * (_COLS - len(ui.title)), 0, 1)
-    row = 2
-    for t in wrap(ui.text):
+    lines = wrap(ui.text)
+    row = 2 if len(lines) < 6 else 1  # the longest pit card text needs six rows: use the spacer row too
+    for t in lines:
         if row > 6:
             break
         line(fb, row, t)

@@ -182,3 +182,21 @@ def test_good_carburettor_from_the_hidden_hand(tmp_path):
     finally:
         t.stop()
         d.kill()
+
+
+def test_the_longest_pit_card_text_is_shown_whole(tmp_path):
+    # "New Instructions. Extra tactic card from the discard pile. Miss one move." needs six rows of 16.
+    d, t = start(tmp_path)
+    try:
+        d.wait(lambda: "TAB" in d.rows()[1], 5)
+        assert t.command("c1", "turn", {"on": 1})[0] == "done"
+        d.wait(lambda: d.rows()[0].startswith("SET SPEED"))
+        d.tap("UP", "UP", "OK")
+        d.wait(lambda: d.car()["speed_set"] == 1)
+        assert t.command("c3", "pit", {"card": "ORDERS"})[0] == "done"
+        d.wait(lambda: d.rows()[0].startswith("PIT CARD"))
+        assert [r.strip() for r in d.rows()[1:7]] == ["New", "Instructions.", "Extra tactic", "card from the",
+                                                       "discard pile.", "Miss one move."]
+    finally:
+        t.stop()
+        d.kill()

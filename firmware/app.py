@@ -24,6 +24,7 @@ from firmware.ui import Ui
 _DEFAULT_LAPS = const(3)
 _TICK_MS = const(100)  # time-outs, the tablet indicator, the turn LED
 _GC_IDLE_MS = const(250)  # collect garbage in the pauses between presses, never in the middle of one
+_GC_FREE_FLOOR = const(12288)  # after a press, collect whenever less than this is free: a small heap must not fragment
 _LINK_POLL_MS = const(5)
 _FOLD_MS = const(3000)  # journaled commands are folded into a full save at most this long after the first of them
 _FOLD_LINES = const(16)  # ...or once this many are journaled (keeps the journal and its replay at boot short)
@@ -145,6 +146,7 @@ class App:
     def solo(self):
         """Standalone play's own dice and piles, loaded on first use (a tablet game never needs them)."""
         if self._solo is None:
+            gc.collect()  # once: its code is placed in a clean heap, not among a press's garbage
             from firmware.solo import Solo
 
             self._solo = Solo(_seed())
@@ -267,11 +269,11 @@ class App:
                 gc.collect()
 
     async def run(self):
-        # main.py's collection every few KB stays on: in a small heap it keeps a press's garbage from spreading
-        # between long-lived objects (the race needs 2 KB less heap with it). One collection takes a few ms
-        # on a Pico, well inside the 30 ms a press may take; the bigger ones still wait for a pause (tick_task).
+        # main.py collected every few KB while the modules loaded; from here on collections wait for the pauses
+        # between presses (tick_task, touched_gc): one in the middle of a press doubled the press's time.
+        gc.threshold(-1)
         gc.collect()
-        self.gc_low = gc.mem_free() // 2
+        self.gc_low = max(gc.mem_free() // 2, _GC_FREE_FLOOR)
         self.refresh()
         asyncio.create_task(self.link_task())
         asyncio.create_task(self.tick_task())

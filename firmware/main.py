@@ -5,7 +5,7 @@ import gc
 import sys
 import time
 
-GC_EVERY_BYTES = 4096
+BOOT_GC_BYTES = 4096
 
 
 def run():
@@ -15,11 +15,10 @@ def run():
             from firmware import board
 
             dev = board.make_board()  # its buffers first, while the heap is still in one piece
-            # Collect every few KB from here on: what each module load leaves behind (its top-level code) is
+            # Collect every few KB while the modules load: what each load leaves behind (its top-level code) is
             # freed before the next module is placed, so the code that stays packs together instead of around
-            # holes (the boot needs 13 KB less heap; see bench/firmware_bench.py), and later a press's garbage
-            # does not spread either.
-            gc.threshold(GC_EVERY_BYTES)
+            # holes (the boot needs 13 KB less heap; see bench/firmware_bench.py). The app ends this once it runs.
+            gc.threshold(BOOT_GC_BYTES)
             from firmware import app
 
             gc.collect()

@@ -169,5 +169,6 @@ def test_new_instructions_with_an_empty_pile_deals_nothing(dash):
         if rows[0] != "PIT CARD" or "New Instructions." in " ".join(rows):
             break
         d.kill()
-    assert rows[0] == "PIT CARD" and rows[2:4] == ["New", "Instructions."], d.screen()
+    whole = ["New", "Instructions.", "Extra tactic", "card from the", "discard pile.", "Miss one move."]
+    assert rows[0] == "PIT CARD" and rows[1:7] == whole, d.screen()
     assert d.car()["hand"] == hand and d.car()["miss"] == 1

@@ -295,7 +295,14 @@ class Router:
             self.target.resend()
 
 
+def _task_failed(loop, context):
+    # A task that dies would leave the dashboard half alive (buttons but no link, or the other way round): end the
+    # whole run instead, so that main.py restarts the app from its save, as after an error anywhere else.
+    raise context["exception"]
+
+
 async def start(board):
+    asyncio.get_event_loop().set_exception_handler(_task_failed)
     router = Router()
     asyncio.create_task(board.serve(router))
     if board.buttons() & (1 << b.BACK):  # BACK held at power-on: the self-test

@@ -1,16 +1,23 @@
 # Frames: one ASCII line each: `~`, canonical JSON object, `|`, crc32 of the JSON as 8 lowercase hex, "\n".
 # At most MAX_FRAME bytes including the newline. Strings carry only printable ASCII without `"`, `\` and `~`,
 # so `~` marks a frame start wherever it appears and no control byte (least of all 0x03, Ctrl-C) is ever sent.
+# This module is what a dashboard imports (every function here is heap on a Pico); what only the tablet needs
+# (encode, LineReader.feed) lives in tablet.py.
 import binascii
 import json
 
+try:
+    from micropython import const  # _UNDERSCORE constants vanish at compile time: no name, no dict entry
+except ImportError:  # CPython: const(x) is just the int x
+    const = int
+
 PROTOCOL = 1
 MAX_FRAME = 256
-START = 0x7E  # "~"
-SEP = 0x7C  # "|"
-NL = 0x0A
-CR = 0x0D
-MAX_DEPTH = 3  # frame > args > list or snapshot > list: deeper is never valid
+_START = const(0x7E)  # "~"
+_SEP = const(0x7C)  # "|"
+_NL = const(0x0A)
+_CR = const(0x0D)
+_MAX_DEPTH = const(3)  # frame > args > list or snapshot > list: deeper is never valid
 
 
 class FrameError(ValueError):
@@ -35,7 +42,7 @@ def clean_text(s, limit=60):
 
 def _enc(v, depth):
     # type() is, not isinstance: bools (an int subclass) must not pass, and it is the fastest test on MicroPython.
-    if depth > MAX_DEPTH:
+    if depth > _MAX_DEPTH:
         raise ValueError("frame nested too deeply")
     t = type(v)
     if t is int:
@@ -53,7 +60,7 @@ def _enc(v, depth):
         for k in v:
             if type(k) is not str or '"' in k:
                 raise ValueError("object keys must be strings without quotes")
-        inline = depth < MAX_DEPTH  # deeper values go through _enc, which refuses them
+        inline = depth < _MAX_DEPTH  # deeper values go through _enc, which refuses them
         parts = []
         for k in sorted(v):
             x = v[k]
@@ -80,19 +87,8 @@ def crc_hex(data):
     return "%08x" % (binascii.crc32(data) & 0xFFFFFFFF)
 
 
-def encode(msg):
-    """The frame for msg (a dict with a "t" type), as bytes ending in a newline."""
-    if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
-        raise ValueError("a frame is an object with a 't' type")
-    body = canonical(msg).encode()
-    frame = b"~" + body + b"|" + crc_hex(body).encode() + b"\n"
-    if len(frame) > MAX_FRAME:
-        raise ValueError("frame longer than %d bytes" % MAX_FRAME)
-    return frame
-
-
 def _valid(v, depth):
-    if depth > MAX_DEPTH:
+    if depth > _MAX_DEPTH:
         return False
     t = type(v)
     if t is int or t is str:  # strings need no check: the body was plain ASCII without escapes
@@ -113,10 +109,10 @@ def _valid(v, depth):
 def decode(line):
     """The message in one line (bytes, no newline; a trailing CR is allowed). FrameError if invalid."""
     n = len(line)
-    if n and line[n - 1] == CR:
+    if n and line[n - 1] == _CR:
         line = line[: n - 1]
         n -= 1
-    if n < 12 or line[0] != START or n >= MAX_FRAME or line[n - 9] != SEP:
+    if n < 12 or line[0] != _START or n >= MAX_FRAME or line[n - 9] != _SEP:
         raise FrameError("not a frame")
     body = bytes(line[1 : n - 9])
     if crc_hex(body).encode() != bytes(line[n - 8 :]):
@@ -147,7 +143,7 @@ class LineReader:
 
     def feed_byte(self, b):
         """Take one byte; return the completed frame line (bytes) or None."""
-        if b == NL:
+        if b == _NL:
             if self.overflow:
                 self.overflow = False
                 self.noise += 1
@@ -156,11 +152,11 @@ class LineReader:
             self.n = 0
             if n == 0:
                 return None
-            if self.buf[0] != START:
+            if self.buf[0] != _START:
                 self.noise += 1
                 return None
             return bytes(self.buf[:n])
-        if b == START:
+        if b == _START:
             if self.n and not self.overflow:
                 self.noise += 1
             self.overflow = False
@@ -177,52 +173,16 @@ class LineReader:
         self.n += 1
         return None
 
-    def feed(self, data):
-        """Take many bytes; return the list of completed frame lines. Same result as feed_byte on each byte,
-        but the searching runs in C (bytes.find), which matters on the tablet reading six dashboards."""
-        out = []
-        start = 0
-        n = len(data)
-        while start < n:
-            nl = data.find(b"\n", start)
-            end = n if nl < 0 else nl
-            tilde = data.rfind(b"~", start, end)
-            if tilde >= 0:  # a frame starts here: whatever came before on this line is noise
-                if (self.n and not self.overflow) or tilde > start:
-                    self.noise += 1
-                self.overflow = False
-                self.n = 0
-                start = tilde
-            if not self.overflow and end > start:
-                k = end - start
-                if self.n + k > MAX_FRAME - 1:
-                    self.overflow = True
-                    self.n = 0
-                else:
-                    self.buf[self.n : self.n + k] = data[start:end]
-                    self.n += k
-            if nl < 0:
-                break
-            line = self.feed_byte(NL)
-            if line is not None:
-                out.append(line)
-            start = nl + 1
-        return out
-
 
 # -- messages larger than one frame ----------------------------------------------------------------------
 # A full snapshot (every field plus a hand of up to 40 cards) does not fit in 256 bytes. Such a message
 # travels as "frag" frames: {"t":"frag","f":message number,"i":index,"k":count,"d":base64 of a slice of
 # its JSON}.
 # Fragments of one message are consecutive on the line; a gap drops the whole message (the sender's retry or
-# the next heartbeat repairs it). Reassembly is bounded by MAX_MESSAGE.
-FRAG_BYTES = 144  # 192 base64 characters: the fragment frame stays under MAX_FRAME
-MAX_MESSAGE = 2048
-MAX_FRAGS = (MAX_MESSAGE + FRAG_BYTES - 1) // FRAG_BYTES
-
-
-def _b64(data):
-    return binascii.b2a_base64(data).decode().strip()
+# the next heartbeat repairs it). Reassembly is bounded by _MAX_MESSAGE.
+_FRAG_BYTES = const(144)  # 192 base64 characters: the fragment frame stays under MAX_FRAME
+_MAX_MESSAGE = const(2048)
+MAX_FRAGS = const((_MAX_MESSAGE + _FRAG_BYTES - 1) // _FRAG_BYTES)
 
 
 def frames(msg, frag_id=0):
@@ -232,14 +192,14 @@ def frames(msg, frag_id=0):
     body = canonical(msg).encode()
     if len(body) + 11 <= MAX_FRAME:
         return [b"~" + body + b"|" + crc_hex(body).encode() + b"\n"]
-    if len(body) > MAX_MESSAGE:
-        raise ValueError("message longer than %d bytes" % MAX_MESSAGE)
-    k = (len(body) + FRAG_BYTES - 1) // FRAG_BYTES
+    if len(body) > _MAX_MESSAGE:
+        raise ValueError("message longer than %d bytes" % _MAX_MESSAGE)
+    k = (len(body) + _FRAG_BYTES - 1) // _FRAG_BYTES
     out = []
     for i in range(k):
-        chunk = body[i * FRAG_BYTES : (i + 1) * FRAG_BYTES]
+        b64 = binascii.b2a_base64(body[i * _FRAG_BYTES : (i + 1) * _FRAG_BYTES]).decode().strip()
         # The canonical spelling of {"t":"frag","f":..,"i":..,"k":..,"d":..}, written out: base64 is plain ASCII.
-        frag = ('{"d":"%s","f":%d,"i":%d,"k":%d,"t":"frag"}' % (_b64(chunk), frag_id, i, k)).encode()
+        frag = ('{"d":"%s","f":%d,"i":%d,"k":%d,"t":"frag"}' % (b64, frag_id, i, k)).encode()
         out.append(b"~" + frag + b"|" + crc_hex(frag).encode() + b"\n")
     return out
 

@@ -97,8 +97,10 @@ class DashboardProtocol:
     # -- receiving ---------------------------------------------------------------------------------------
     def feed(self, data, now_ms):
         """Bytes from the line. Non-frames are skipped, bad frames dropped (the sender retries)."""
-        for line in self.reader.feed(data):
-            self.feed_line(line, now_ms)
+        for b in data:  # byte by byte, as firmware/link.py reads the line (the bulk feed is the tablet's)
+            line = self.reader.feed_byte(b)
+            if line is not None:
+                self.feed_line(line, now_ms)
 
     def feed_line(self, line, now_ms):
         try:

@@ -7,7 +7,7 @@ deliberate protocol change (and bump codec.PROTOCOL when old dashboards could no
 import json
 import os
 
-from shared_rules.link import codec
+from shared_rules.link import codec, tablet
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(os.path.dirname(HERE), "portable", "link_vectors.json")
@@ -58,10 +58,10 @@ BAD_LINES = [
 
 
 def build():
-    frames = [[m, codec.encode(m).decode()] for m in MESSAGES]
+    frames = [[m, tablet.encode(m).decode()] for m in MESSAGES]
     big = [[m, [f.decode() for f in codec.frames(m, 5)]] for m in BIG]
-    noise = b">>> \r\nMPY: soft reboot\r\ngarbage~~~" + codec.encode(MESSAGES[1]) + b"x" * 300 + b"\n"
-    noise += b"Traceback:" + codec.encode(MESSAGES[0]).replace(b"\n", b"\r\n")
+    noise = b">>> \r\nMPY: soft reboot\r\ngarbage~~~" + tablet.encode(MESSAGES[1]) + b"x" * 300 + b"\n"
+    noise += b"Traceback:" + tablet.encode(MESSAGES[0]).replace(b"\n", b"\r\n")
     return {
         "protocol": codec.PROTOCOL,
         "max_frame": codec.MAX_FRAME,

@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shared_rules.f1 import car as f1car
-from shared_rules.link import codec
+from shared_rules.link import codec, tablet
 from shared_rules.link.dashboard import DashboardProtocol
 from tests import mpy
 
@@ -44,7 +44,7 @@ def test_any_message_survives_noise_before_it(noise, msg):
         frames = codec.frames(msg, 3)
     except ValueError:
         return  # too big to send at all: refused at the sender
-    reader, assembler = codec.LineReader(), codec.Assembler()
+    reader, assembler = tablet.LineReader(), codec.Assembler()
     got = []
     for line in reader.feed(noise + b"\n" + b"".join(frames)):
         try:
@@ -71,7 +71,7 @@ def test_random_bytes_on_micropython_with_a_small_heap():
                 max_size=12), st.integers(min_value=1, max_value=64))
 def test_chunked_reading_finds_exactly_the_lines_byte_reading_finds(parts, chunk):
     stream = b"".join(parts)
-    one, many = codec.LineReader(), codec.LineReader()
+    one, many = codec.LineReader(), tablet.LineReader()  # the dashboard's byte reader, the tablet's bulk one
     expected = [line for line in (one.feed_byte(b) for b in stream) if line is not None]
     got = []
     for i in range(0, len(stream), chunk):
@@ -83,8 +83,6 @@ def test_chunked_reading_finds_exactly_the_lines_byte_reading_finds(parts, chunk
 @settings(max_examples=200, deadline=None)
 @given(st.binary(max_size=1200))
 def test_arbitrary_bytes_never_crash_the_tablet_or_invent_a_dashboard(data):
-    from shared_rules.link import tablet
-
     sent = []
     devices = {}
     s = tablet.Session(sent.append, devices, 0)

@@ -1,7 +1,7 @@
 # The frame codec against the shared test vectors (tests/portable/link_vectors.json), on both runtimes.
 import json
 
-from shared_rules.link import codec
+from shared_rules.link import codec, tablet
 from tests.portable.check import raises
 
 
@@ -15,7 +15,7 @@ V = _vectors()
 
 
 def _lines(stream):
-    r = codec.LineReader()
+    r = tablet.LineReader()
     return r, r.feed(stream)
 
 
@@ -26,7 +26,7 @@ def test_protocol_version_and_frame_limit_match_the_vectors():
 
 def test_every_vector_encodes_to_exactly_the_recorded_frame():
     for msg, frame in V["frames"]:
-        assert codec.encode(msg) == frame.encode(), frame
+        assert tablet.encode(msg) == frame.encode(), frame
 
 
 def test_every_vector_frame_decodes_to_its_message():
@@ -83,11 +83,11 @@ def test_noise_prompts_and_oversize_lines_are_skipped_in_a_stream():
 
 
 def test_an_oversize_line_does_not_grow_the_buffer():
-    r = codec.LineReader()
+    r = tablet.LineReader()
     buf = r.buf
     assert r.feed(b"~" + b"a" * 5000) == []
     assert r.buf is buf and len(buf) == codec.MAX_FRAME
-    frame = codec.encode({"t": "hb"})
+    frame = tablet.encode({"t": "hb"})
     assert r.feed(b"\n" + frame) == [frame[:-1]]
 
 
@@ -95,27 +95,27 @@ def test_values_that_cannot_travel_are_refused_when_encoding():
     for bad in ({"t": "x", "v": 1.5}, {"t": "x", "v": True}, {"t": "x", "v": None}, {"t": 'q"'},
                 {"t": "x~"}, {"t": "x", "m": "a\x03"}, {"v": 1}, {"t": "x", 1: 2},
                 {"t": "x", "a": {"b": [[1]]}}):
-        raises(ValueError, codec.encode, bad)
-    raises(ValueError, codec.encode, {"t": "x", "m": "a" * 300})
+        raises(ValueError, tablet.encode, bad)
+    raises(ValueError, tablet.encode, {"t": "x", "m": "a" * 300})
 
 
 def test_clean_text_makes_any_message_sendable():
     m = codec.clean_text('bad "card" \\ ~ \x03 end')
-    assert codec.decode(codec.encode({"t": "err", "m": m})[:-1])["m"] == m
+    assert codec.decode(tablet.encode({"t": "err", "m": m})[:-1])["m"] == m
 
 
 def test_feeding_a_stream_whole_or_byte_by_byte_gives_the_same_lines():
-    stream = V["stream"][0].encode() + b"~abc~" + b"y" * 300 + b"~" + codec.encode({"t": "hb"})
+    stream = V["stream"][0].encode() + b"~abc~" + b"y" * 300 + b"~" + tablet.encode({"t": "hb"})
     stream += b"z" * 255 + b"\n" + b"~" + b"w" * 254 + b"\n" + b"~" + b"w" * 255 + b"\n"
-    whole = codec.LineReader()
-    one = codec.LineReader()
+    whole = tablet.LineReader()
+    one = codec.LineReader()  # the dashboard's reader: byte by byte only
     by_byte = []
     for b in stream:
         line = one.feed_byte(b)
         if line is not None:
             by_byte.append(line)
     for size in (1, 7, 64, len(stream)):
-        r = codec.LineReader()
+        r = tablet.LineReader()
         got = []
         for i in range(0, len(stream), size):
             got += r.feed(stream[i : i + size])

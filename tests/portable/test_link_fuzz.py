@@ -3,7 +3,7 @@
 import gc
 
 from shared_rules.f1 import car as f1car
-from shared_rules.link import codec
+from shared_rules.link import codec, tablet
 from shared_rules.link.dashboard import DashboardProtocol
 from shared_rules.rng import Rng
 
@@ -56,7 +56,7 @@ def test_json_like_noise_with_a_correct_checksum_changes_nothing():
         if i % 20 == 0:
             gc.collect()
     _check_unchanged(car, d, before)
-    for line in codec.LineReader().feed(b"".join(sent)):  # whatever it answered was well-formed frames
+    for line in tablet.LineReader().feed(b"".join(sent)):  # whatever it answered was well-formed frames
         assert codec.decode(line)["t"] in ("hello", "err", "hb", "frag", "st")
 
 
@@ -64,7 +64,7 @@ def test_corrupted_commands_are_dropped_and_wrong_ones_refused():
     rng = Rng(13)
     car, d, _sent = _dashboard()
     before = car.snapshot()
-    good = codec.encode({"t": "cmd", "id": "z.1", "c": "deal", "a": {"card": "SS"}})
+    good = tablet.encode({"t": "cmd", "id": "z.1", "c": "deal", "a": {"card": "SS"}})
     for i in range(ROUNDS):
         f = bytearray(good)
         for _ in range(1 + rng.next32() % 3):
@@ -74,7 +74,7 @@ def test_corrupted_commands_are_dropped_and_wrong_ones_refused():
     # A mutation that keeps the checksum right is astronomically unlikely; any that did would be refused.
     assert car.snapshot() == before
     for name, args in (("deal", {"card": "XX"}), ("pen", {"tyre": -1}), ("sync", {"speed": 7}), ("no", {})):
-        d.feed(codec.encode({"t": "cmd", "id": "w." + name, "c": name, "a": args}), 0)
+        d.feed(tablet.encode({"t": "cmd", "id": "w." + name, "c": name, "a": args}), 0)
     assert car.snapshot() == before
     assert [x[1] for x in d.done_ids()] == ["card", "args", "snapshot", "command"]
 
@@ -90,7 +90,7 @@ def test_fragments_in_the_wrong_order_or_oversized_are_dropped():
         order = [frames[rng.next32() % len(frames)] for _ in range(len(frames))]
         if order != frames:
             d.feed(b"".join(order), i)
-            d.feed(codec.encode({"t": "hb"}), i)  # ends any half-built message
+            d.feed(tablet.encode({"t": "hb"}), i)  # ends any half-built message
     for k in (codec.MAX_FRAGS + 1, 0, 1):
-        d.feed(codec.encode({"t": "frag", "f": 9, "i": 0, "k": k, "d": "e30="}), 0)
+        d.feed(tablet.encode({"t": "frag", "f": 9, "i": 0, "k": k, "d": "e30="}), 0)
     assert car.snapshot() == before

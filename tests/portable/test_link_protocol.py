@@ -37,7 +37,7 @@ def messages(frames):
     """The whole messages in a list of frames (fragments put back together)."""
     a = codec.Assembler()
     out = []
-    for line in codec.LineReader().feed(b"".join(frames)):
+    for line in tablet.LineReader().feed(b"".join(frames)):
         m = a.add(codec.decode(line))
         if m is not None:
             out.append(m)
@@ -115,7 +115,7 @@ def test_a_command_is_applied_once_and_acknowledged_with_the_new_state():
 def test_a_repeated_command_id_is_answered_but_not_applied_again():
     t = Table()
     t.run(100)
-    cmd = codec.encode({"t": "cmd", "id": "a.1", "c": "deal", "a": {"card": "SS"}})
+    cmd = tablet.encode({"t": "cmd", "id": "a.1", "c": "deal", "a": {"card": "SS"}})
     t.dash.feed(cmd + cmd + cmd, t.now)
     assert t.car.hand == ["SS"]
     assert [m.get("dup") for m in messages(t.line.to_tablet) if m["t"] == "ack"] == [0, 1, 1]
@@ -135,7 +135,7 @@ def test_an_invalid_command_gets_an_error_and_changes_nothing():
 def test_malformed_and_unknown_frames_get_an_error_frame_and_change_nothing():
     t = Table()
     before = t.car.snapshot()
-    t.dash.feed(codec.encode({"t": "cmd", "id": 5, "c": "lap"}) + codec.encode({"t": "zap", "id": "q"}), 0)
+    t.dash.feed(tablet.encode({"t": "cmd", "id": 5, "c": "lap"}) + tablet.encode({"t": "zap", "id": "q"}), 0)
     msgs = messages(t.line.to_tablet)
     assert [(m["t"], m.get("e")) for m in msgs[1:]] == [("err", "proto"), ("err", "type")]
     assert t.car.snapshot() == before

@@ -42,15 +42,12 @@ class CarCards(CarState):
         if code == cards.CARBURETTOR:
             raise RuleError("card", "Good Carburettor is played with the speed")
         self.check_card(code)
-        self._use_card(code)
+        self.hand.remove(code)
+        self.card_used = 1
         if code == cards.SUPERB:
             self.superb = 1
             return 0
         return cards.EXTRA_SPACES[code]
-
-    def _use_card(self, code):
-        self.hand.remove(code)
-        self.card_used = 1
 
     def take_card(self, code):
         if not cards.is_tactic(code):

@@ -10,11 +10,6 @@ from shared_rules.f1.car_cards import CarCards
 class CarSpeed(CarCards):
     """Setting the speedometer."""
 
-    def _check_can_set_speed(self):
-        self._check_my_turn()
-        if self.speed_set:
-            raise RuleError("speed", "speed already set this turn")
-
     def highest_speed(self, carb=0):
         """The highest speed this car may set now: +60, or the spin restart limit, or a pit start."""
         if carb:
@@ -39,7 +34,18 @@ class CarSpeed(CarCards):
         """Preview of a speed change: (brake points, tyre points, spins)."""
         return braking_cost(self.speed - new_speed, self.tyre, self.brake, self.rules)
 
-    def _check_speed(self, v, carb):
+    def set_speed(self, v, card=None):
+        """The player's speed for this turn. With card="GC", Good Carburettor lifts the limit to 120.
+        Returns the braking cost paid: (brake, tyre, spins)."""
+        self._check_my_turn()
+        if self.speed_set:
+            raise RuleError("speed", "speed already set this turn")
+        carb = 0
+        if card is not None:
+            if card != cards.CARBURETTOR:
+                raise RuleError("card", "only Good Carburettor is played with the speed")
+            self._check_card_in_hand(card)
+            carb = 1
         if not valid_speed(v):
             raise RuleError("speed", "speed must be 0 to 160 in steps of 20")
         if self.fixed and not carb and v != self.fixed:
@@ -50,21 +56,10 @@ class CarSpeed(CarCards):
             if self.cap and not carb and v <= self.speed + MAX_INCREASE:
                 raise RuleError("speed", "after a spin: at most %d" % self.cap)
             raise RuleError("speed", "at most +60 per turn" if not carb else "Good Carburettor: at most 120")
-
-    def set_speed(self, v, card=None):
-        """The player's speed for this turn. With card="GC", Good Carburettor lifts the limit to 120.
-        Returns the braking cost paid: (brake, tyre, spins)."""
-        self._check_can_set_speed()
-        carb = 0
-        if card is not None:
-            if card != cards.CARBURETTOR:
-                raise RuleError("card", "only Good Carburettor is played with the speed")
-            self._check_card_in_hand(card)
-            carb = 1
-        self._check_speed(v, carb)
         cost = self.braking_cost(v)
         if carb:
-            self._use_card(card)
+            self.hand.remove(card)
+            self.card_used = 1
         self.start_speed = self.speed
         self.speed_set = 1
         self.fixed = 0
@@ -80,7 +75,9 @@ class CarSpeed(CarCards):
 
     def hold(self, v):
         """Blocked in the pit or on a spin-off point: dial up to 60 without moving."""
-        self._check_can_set_speed()
+        self._check_my_turn()
+        if self.speed_set:
+            raise RuleError("speed", "speed already set this turn")
         if self.status != SPUN and self.status != PIT:
             raise RuleError("status", "only a car in the pit or spun off can wait")
         if not valid_speed(v) or v < self.speed or v > HOLD_SPEED:

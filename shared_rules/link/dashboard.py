@@ -1,19 +1,24 @@
 # The dashboard's half of the protocol, free of I/O: bytes in, frames out, time passed in by the caller.
+# Every function and module-level name here is heap on a Pico: helpers used once are written in place.
 from shared_rules.link import codec
-from shared_rules.link.ids import IdRing
 
-HEARTBEAT_MS = 1000  # send a heartbeat after this long without sending anything
-TABLET_GONE_MS = 3000  # no frame from the tablet for this long: show "no tablet"
-EVENT_RETRY_MS = 500  # resend an unacknowledged event this often
-MAX_OUTBOX = 16
+try:
+    from micropython import const  # _UNDERSCORE constants vanish at compile time: no name, no dict entry
+except ImportError:  # CPython: const(x) is just the int x
+    const = int
 
+_HEARTBEAT_MS = const(1000)  # send a heartbeat after this long without sending anything
+_TABLET_GONE_MS = const(3000)  # no frame from the tablet for this long: show "no tablet"
+_EVENT_RETRY_MS = const(500)  # resend an unacknowledged event this often
+_MAX_OUTBOX = const(16)
+# The command ids kept: the tablet has at most one command in flight per dashboard, so only the latest few
+# ids can ever come back; 64 is ample and keeps the saved state small.
+_DONE_KEPT = const(64)
 
 try:
     from time import ticks_diff as _ticks_diff  # type: ignore  # MicroPython: ticks_ms wraps, this does not
-except ImportError:  # CPython: plain milliseconds
-
-    def _ticks_diff(a, b):
-        return a - b
+except ImportError:  # CPython: plain milliseconds, a - b (no function of our own: it would be heap on a Pico)
+    _ticks_diff = int.__sub__
 
 
 class DashboardProtocol:
@@ -36,7 +41,9 @@ class DashboardProtocol:
         self.write = write
         self.on_applied = on_applied
         self.on_journal = on_journal
-        self.done = IdRing(64, done)
+        self.done = []  # [id, outcome] of the last _DONE_KEPT commands handled, oldest first (see _seen)
+        for it in done:
+            self._seen(it[0], it[1])
         self.reader = codec.LineReader()
         self.assembler = codec.Assembler()
         self.seq = 0
@@ -45,7 +52,16 @@ class DashboardProtocol:
         self.last_rx = None
         self.outbox = []  # [event_id, name, args, last_sent_ms or None]
         self.event_count = 0
-        self.event_prefix = "%s.%x." % (device_id[-6:], _boot_nonce())
+        # Event ids must not repeat after a restart; a random 24-bit boot number makes that practically certain.
+        try:
+            import os
+
+            nonce = int.from_bytes(os.urandom(3), "big")
+        except Exception:
+            import random
+
+            nonce = random.getrandbits(24)
+        self.event_prefix = "%s.%x." % (device_id[-6:], nonce)
         self.bad_frames = 0
         self.hello(now_ms)
 
@@ -63,14 +79,11 @@ class DashboardProtocol:
     def state_changed(self, now_ms):
         """Push the full state after a change made on the dashboard itself (no ack needed)."""
         self.rev += 1
-        self._send_state(now_ms)
-
-    def _send_state(self, now_ms):
         self._send({"t": "st", "r": self.rev, "s": self.get_snapshot()}, now_ms)
 
     def post_event(self, name, args, now_ms):
         """Queue an event for the tablet (e.g. a card played); resent until acked. Returns its id."""
-        if len(self.outbox) >= MAX_OUTBOX:
+        if len(self.outbox) >= _MAX_OUTBOX:
             raise ValueError("event outbox full")
         codec.canonical(args)  # refuse now what could never be sent
         self.event_count += 1
@@ -89,10 +102,22 @@ class DashboardProtocol:
 
     def done_ids(self):
         """The handled command ids to save atomically with the state (give them back as `done` at boot)."""
-        return self.done.dump()
+        return [[it[0], it[1]] for it in self.done]
+
+    def _seen(self, cid, outcome=None):
+        """The outcome recorded for cid ("" applied, else the error code), or None if cid is new; a new cid
+        given an outcome is recorded, the oldest dropped past _DONE_KEPT."""
+        for it in self.done:
+            if it[0] == cid:
+                return it[1]
+        if outcome is not None:
+            self.done.append([cid, outcome])
+            if len(self.done) > _DONE_KEPT:
+                self.done.pop(0)
+        return None
 
     def tablet_present(self, now_ms):
-        return self.last_rx is not None and _ticks_diff(now_ms, self.last_rx) < TABLET_GONE_MS
+        return self.last_rx is not None and _ticks_diff(now_ms, self.last_rx) < _TABLET_GONE_MS
 
     # -- receiving ---------------------------------------------------------------------------------------
     def feed(self, data, now_ms):
@@ -123,11 +148,13 @@ class DashboardProtocol:
             eid = msg.get("id")
             self.outbox = [e for e in self.outbox if e[0] != eid]
         elif t == "get":
-            self._send_state(now_ms)
+            self._send({"t": "st", "r": self.rev, "s": self.get_snapshot()}, now_ms)
         elif t == "hb":
             pass
         else:
-            self._send({"t": "err", "id": _str_or(msg.get("id"), ""), "e": "type",
+            eid = msg.get("id")
+            eid = codec.clean_text(eid, 40) if isinstance(eid, str) else ""
+            self._send({"t": "err", "id": eid, "e": "type",
                         "m": codec.clean_text("unknown message type " + t)}, now_ms)
 
     def _command(self, msg, now_ms):
@@ -135,9 +162,10 @@ class DashboardProtocol:
         name = msg.get("c")
         args = msg.get("a", {})
         if not isinstance(cid, str) or not cid or not isinstance(name, str) or not isinstance(args, dict):
-            self._send({"t": "err", "id": _str_or(cid, ""), "e": "proto", "m": "cmd needs id c a"}, now_ms)
+            cid = codec.clean_text(cid, 40) if isinstance(cid, str) else ""
+            self._send({"t": "err", "id": cid, "e": "proto", "m": "cmd needs id c a"}, now_ms)
             return
-        outcome = self.done.get(cid)
+        outcome = self._seen(cid)
         if outcome is not None:  # seen before: answer again, apply nothing
             if outcome == "":
                 self._send({"t": "ack", "id": cid, "dup": 1, "r": self.rev, "s": self.get_snapshot()}, now_ms)
@@ -150,39 +178,24 @@ class DashboardProtocol:
             code = getattr(e, "code", None)
             code = code if isinstance(code, str) else "invalid"
             code = codec.clean_text(code, 16) or "invalid"
-            self.done.add(cid, code)
+            self._seen(cid, code)
             self._send({"t": "err", "id": cid, "e": code, "m": codec.clean_text(e)}, now_ms)
             return
-        self.done.add(cid, "")
+        self._seen(cid, "")
         self.rev += 1
         if self.on_journal is not None:
             self.on_journal(cid, name, args)  # kept before the ack: an ack always means "kept"
         if self.on_applied is not None:
-            self.on_applied(self.done.dump())  # saved before the ack: an ack always means "kept"
+            self.on_applied(self.done_ids())  # saved before the ack: an ack always means "kept"
         self._send({"t": "ack", "id": cid, "dup": 0, "r": self.rev, "s": self.get_snapshot()}, now_ms)
 
     # -- time --------------------------------------------------------------------------------------------
     def tick(self, now_ms):
         """Resend due events and keep the heartbeat going. Call often (every loop pass)."""
         for e in self.outbox:
-            if e[3] is None or _ticks_diff(now_ms, e[3]) >= EVENT_RETRY_MS:
+            if e[3] is None or _ticks_diff(now_ms, e[3]) >= _EVENT_RETRY_MS:
                 self._send({"t": "ev", "id": e[0], "e": e[1], "a": e[2]}, now_ms)
                 e[3] = now_ms
-        if _ticks_diff(now_ms, self.last_tx) >= HEARTBEAT_MS:
+        if _ticks_diff(now_ms, self.last_tx) >= _HEARTBEAT_MS:
             self._send({"t": "hb", "r": self.rev}, now_ms)
 
-
-def _str_or(v, default):
-    return codec.clean_text(v, 40) if isinstance(v, str) else default
-
-
-def _boot_nonce():
-    # Event ids must not repeat after a restart; a random 24-bit boot number makes that practically certain.
-    try:
-        import os
-
-        return int.from_bytes(os.urandom(3), "big")
-    except Exception:
-        import random
-
-        return random.getrandbits(24)

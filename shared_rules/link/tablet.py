@@ -1,7 +1,6 @@
 # The tablet's half of the protocol, free of I/O: one Device per dashboard (outlives cables), one Session per
 # open port. Commands go one at a time per dashboard, resent until answered; notes for the app are returned.
 from shared_rules.link import codec
-from shared_rules.link.ids import IdRing
 
 HELLO_RETRY_MS = 300  # ask again for a hello after this long, then twice as long each time, up to 8 times
 # (a Pico sitting at its REPL echoes every "hi" back with a traceback: no need to do that three times a second)
@@ -74,7 +73,7 @@ class Device:
         self.rev = None  # the dashboard's state revision that snapshot shows
         self.pending = []  # [id, name, args], oldest first; pending[0] is in flight once sent
         self.sent_ms = None  # when pending[0] was last sent, None if not sent on this session
-        self.events = IdRing(64)
+        self.events = []  # the ids of the last 64 events taken (one ack can be lost: the event comes again)
         self.session = None  # type: Session | None
 
     def submit(self, cid, name, args):
@@ -188,8 +187,10 @@ class Session:
             if not isinstance(eid, str):
                 return
             self._send({"t": "ack", "id": eid}, now_ms)  # always ack: the first ack may have been lost
-            if d.events.get(eid) is None:
-                d.events.add(eid, "")
+            if eid not in d.events:
+                d.events.append(eid)
+                if len(d.events) > 64:
+                    d.events.pop(0)
                 notes.append(("event", d.dev, eid, msg.get("e"), msg.get("a")))
 
     def _hello(self, msg, now_ms, notes):

@@ -3,40 +3,18 @@
 # The protocol itself lives in shared_rules.link.dashboard; this class only moves bytes and time.
 import select
 import sys
-import time
+from time import ticks_ms as _now  # the protocol's clock: it wraps, the protocol compares with ticks_diff
 
 from micropython import const
 from shared_rules.link.dashboard import DashboardProtocol
 
 _FIRMWARE = const("0.1.0")
-
-
-def _now():
-    return int(time.ticks_ms())  # type: ignore[arg-type]
 _MAX_BYTES_PER_POLL = const(512)  # one USB receive buffer; then let the game loop run
 
 
-def device_id():
-    """machine.unique_id() as hex on the Pico; on the unix port $F1_DASH_ID (tests), else a fixed name."""
-    try:
-        import machine
-
-        return "".join("%02x" % b for b in machine.unique_id())  # type: ignore[attr-defined]
-    except (ImportError, AttributeError):
-        pass
-    try:
-        import os
-
-        v = os.getenv("F1_DASH_ID")  # type: ignore[attr-defined]
-        if v:
-            return v
-    except (ImportError, AttributeError):
-        pass
-    return "unix-dashboard"
-
-
-class DashboardLink:
-    """The tablet link of one dashboard.
+class DashboardLink(DashboardProtocol):
+    """The tablet link of one dashboard: the protocol (shared_rules.link.dashboard) on stdin/stdout, with the
+    time read here. A subclass, not a wrapper, so the methods that need no time cost no heap of their own.
 
     link = DashboardLink(get_snapshot, apply_command, on_applied=save, done=saved_ids)
       get_snapshot() -> dict              the player's full state (Car.snapshot())
@@ -44,14 +22,17 @@ class DashboardLink:
       on_applied(done_ids)                save state + done_ids atomically; called before the ack is sent
       on_journal(cid, name, args)         or: journal the applied command (firmware/journal.py), before the ack
       done                                the done_ids saved last time (repeats after a restart are dropped)
+      dev                                 the dashboard id; default machine.unique_id() as hex on the Pico, on
+                                          the unix port $F1_DASH_ID (tests), else "unix-dashboard"
     link.poll(timeout_ms)                 call every loop pass: reads what arrived, answers, heartbeats
-    link.feed(data)                       bytes that arrived some other way (same handling as poll's)
     link.state_changed()                  the player changed something on the dashboard: push the state
     link.post_event(name, args)           an event for the tablet, resent until acknowledged
     link.done_ids()                       what to save with the state at any other save
     link.pending_events() / restore_events(saved)   the unacknowledged events, to save and restore
     link.tablet_present()                 1 if the tablet spoke in the last 3 s
+    link.feed(data, now_ms)               bytes that arrived some other way (same handling as poll's)
     link.eof                              unix port only: stdin closed, stop the loop
+    link.proto                            the link itself (older callers reach the protocol methods there)
     """
 
     def __init__(self, get_snapshot, apply_command, on_applied=None, done=(), dev=None,
@@ -61,8 +42,22 @@ class DashboardLink:
         self.eof = False
         self.poller = select.poll()
         self.poller.register(stdin or sys.stdin, select.POLLIN)
-        self.proto = DashboardProtocol(dev or device_id(), _FIRMWARE, get_snapshot, apply_command, self._write,
-                                       on_applied, done, _now(), on_journal)
+        self.proto = self
+        if not dev:  # written here, not as a function of its own: it runs once
+            try:
+                import machine
+
+                dev = "".join("%02x" % b for b in machine.unique_id())  # type: ignore[attr-defined]
+            except (ImportError, AttributeError):
+                try:
+                    import os
+
+                    dev = os.getenv("F1_DASH_ID")  # type: ignore[attr-defined]
+                except (ImportError, AttributeError):
+                    pass
+            dev = dev or "unix-dashboard"
+        DashboardProtocol.__init__(self, dev, _FIRMWARE, get_snapshot, apply_command, self._write, on_applied,
+                                   done, _now(), on_journal)  # type: ignore[arg-type]  # ticks: an int on the board
 
     def _write(self, frame):
         self.stdout.write(frame)
@@ -75,7 +70,7 @@ class DashboardLink:
         """Wait up to timeout_ms for input, handle every byte already there, then do timed work."""
         n = 0
         wait = timeout_ms
-        reader = self.proto.reader
+        reader = self.reader
         while n < _MAX_BYTES_PER_POLL and self.poller.poll(wait):
             wait = 0
             try:
@@ -87,32 +82,19 @@ class DashboardLink:
                 break
             n += 1
             # One byte at a time, so the byte path is feed_byte's (no slices, no garbage per byte); the
-            # protocol sees only whole lines, exactly as proto.feed would hand them over.
+            # protocol sees only whole lines, exactly as feed would hand them over.
             line = reader.feed_byte(b[0])
             if line is not None:
-                self.proto.feed_line(line, _now())
-        self.proto.tick(_now())
+                self.feed_line(line, _now())
+        self.tick(_now())
         return n
 
-    def feed(self, data):
-        """Bytes that arrived some other way (tests, another transport): handled as if read from stdin."""
-        self.proto.feed(data, _now())
-
+    # The protocol's calls that take the time, given it here (the callers have no clock of their own).
     def state_changed(self):
-        self.proto.state_changed(_now())
+        DashboardProtocol.state_changed(self, _now())
 
     def post_event(self, name, args):
-        return self.proto.post_event(name, args, _now())
-
-    def done_ids(self):
-        return self.proto.done_ids()
-
-    def pending_events(self):
-        """Events not yet acknowledged by the tablet: save them with the state to resend after a restart."""
-        return self.proto.pending_events()
-
-    def restore_events(self, events):
-        self.proto.restore_events(events)
+        return DashboardProtocol.post_event(self, name, args, _now())
 
     def tablet_present(self):
-        return 1 if self.proto.tablet_present(_now()) else 0
+        return 1 if DashboardProtocol.tablet_present(self, _now()) else 0

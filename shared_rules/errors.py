@@ -8,9 +8,7 @@ class RuleError(Exception):
     """
 
     def __init__(self, code, message):
+        # The message is the exception's only argument, so str(e) gives it on both runtimes (no __str__ needed).
         super().__init__(message)
         self.code = code
         self.message = message
-
-    def __str__(self):
-        return self.message

@@ -58,7 +58,7 @@ class Car(CarSpeed):
         if not isinstance(hand, list) or len(hand) > MAX_HAND:
             raise RuleError("snapshot", "bad hand in snapshot")
         for c in hand:
-            if not cards.is_tactic(c):
+            if c not in cards.TACTIC_TIMING:
                 raise RuleError("snapshot", "bad card in snapshot")
         car = cls(d["laps"], d["rules"])
         for name in _INT_FIELDS:
@@ -110,7 +110,7 @@ class Car(CarSpeed):
 
     def pit(self, code):
         """Into the pit at the end of a lap: every dial but the laps back to zero, then the pit card."""
-        if not cards.is_pit(code):
+        if code not in cards.PIT_CARDS:
             raise RuleError("pit", "unknown pit card")
         self.check_pit()
         miss, start, _extra, special, _text = cards.PIT_CARDS[code]

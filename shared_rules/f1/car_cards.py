@@ -12,7 +12,7 @@ class CarCards(CarState):
     """Playing and receiving tactic cards."""
 
     def _check_card_in_hand(self, code):
-        if not cards.is_tactic(code):
+        if code not in cards.TACTIC_TIMING:
             raise RuleError("card", "unknown card")
         if code not in self.hand:
             raise RuleError("card", "card not in hand")
@@ -50,7 +50,7 @@ class CarCards(CarState):
         return cards.EXTRA_SPACES[code]
 
     def take_card(self, code):
-        if not cards.is_tactic(code):
+        if code not in cards.TACTIC_TIMING:
             raise RuleError("card", "unknown card")
         if len(self.hand) >= MAX_HAND:
             raise RuleError("card", "hand is full")

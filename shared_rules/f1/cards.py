@@ -21,6 +21,7 @@ TACTIC_NAMES = {
     SLIP_STREAM: "Slip Streaming",
     SUPERB: "Superb Driving",
 }
+# Every tactic card has a timing: `code in TACTIC_TIMING` tells a tactic card (as `code in PIT_CARDS` a pit card).
 TACTIC_TIMING = {FAST_GEAR: AT_END, CARBURETTOR: AT_START, QUICK_REACTIONS: AT_END, SLIP_STREAM: AT_END, SUPERB: DURING}
 EXTRA_SPACES = {FAST_GEAR: 2, QUICK_REACTIONS: 4, SLIP_STREAM: 3}
 
@@ -56,11 +57,3 @@ def tactic_deck(per_kind=PER_KIND):
 
 def pit_deck():
     return sorted(PIT_CARDS)
-
-
-def is_tactic(code):
-    return code in TACTIC_TIMING
-
-
-def is_pit(code):
-    return code in PIT_CARDS

@@ -14,9 +14,8 @@ from shared_rules.f1.charts import (
 
 from shared_rules.f1.status import RACING, SPUN, PIT, FINISHED, OUT, STATUSES  # noqa: F401  (re-exported)
 from shared_rules.f1.car_speed import CarSpeed
-from shared_rules.f1.car_state import MAX_LAPS
+from shared_rules.f1.car_state import MAX_HAND, MAX_LAPS
 
-MAX_HAND = 40
 
 # Snapshot keys holding plain integers, and the highest value of each (the lowest is 0; laps, at least 1, is
 # checked apart). Two flat tuples: seventeen (name, low, high) tuples cost about 1 KB more of a Pico's heap.
@@ -27,7 +26,7 @@ _INT_MAX = (MAX_LAPS, MAX_LAPS, MAX_SPEED, TYRE_MAX, BRAKE_MAX, 9, MAX_SPEED, MA
 
 
 class Car(CarSpeed):
-    """One car. Its state and wear are in CarState, tactic cards in CarCards, speed rules in CarSpeed:
+    """One car. Its state, wear and tactic cards are in CarState, speed rules in CarSpeed:
     small modules, because a Pico compiles each one in its own little heap."""
 
     # ---- snapshot -------------------------------------------------------------------------------

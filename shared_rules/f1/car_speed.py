@@ -4,10 +4,10 @@ from shared_rules.errors import RuleError
 from shared_rules.f1 import cards
 from shared_rules.f1.charts import CARB_SPEED, HOLD_SPEED, MAX_INCREASE, MAX_SPEED, STEP, braking_cost, valid_speed
 from shared_rules.f1.status import RACING, SPUN, PIT
-from shared_rules.f1.car_cards import CarCards
+from shared_rules.f1.car_state import CarState
 
 
-class CarSpeed(CarCards):
+class CarSpeed(CarState):
     """Setting the speedometer."""
 
     def highest_speed(self, carb=0):

@@ -1,10 +1,13 @@
-# The gauges and turn flags of one car, and the two things that happen to them everywhere: wear and spins.
+# The gauges and turn flags of one car, the two things that happen to them everywhere (wear and spins), and its
+# hand of tactic cards. (Cards were a module of their own; one module less saves a Pico ~0.4 KB of heap.)
 
 from shared_rules.errors import RuleError
+from shared_rules.f1 import cards
 from shared_rules.f1.charts import ALL_VARIANTS, BRAKE_MAX, RESTART_80, SPIN_RESTART, STEP, TYRE_MAX, WORN_OUT
-from shared_rules.f1.status import RACING, SPUN, OUT
+from shared_rules.f1.status import RACING, SPUN, OUT, FINISHED
 
 MAX_LAPS = 10
+MAX_HAND = 40
 
 
 class CarState:
@@ -58,3 +61,48 @@ class CarState:
         self.superb = 0
         self.cap = 80 if self.rules & RESTART_80 else SPIN_RESTART
 
+    # ---- tactic cards ---------------------------------------------------------------------------
+
+    def _check_card_in_hand(self, code):
+        if code not in cards.TACTIC_TIMING:
+            raise RuleError("card", "unknown card")
+        if code not in self.hand:
+            raise RuleError("card", "card not in hand")
+        if self.card_used:
+            raise RuleError("card", "one tactic card per turn")
+        if self.rolled:
+            raise RuleError("card", "no card after a penalty roll")
+
+    def check_card(self, code):
+        """Raises RuleError if the card cannot be played now (Good Carburettor goes with set_speed)."""
+        self._check_my_turn()
+        self._check_card_in_hand(code)
+        timing = cards.TACTIC_TIMING[code]
+        if timing == cards.AT_START:
+            if self.speed_set:
+                raise RuleError("card", "only at the start of a turn")
+            return
+        if not self.speed_set:
+            raise RuleError("card", "set your speed first")
+        # Left: the end-of-turn cards (also for a car that has just finished) and Superb Driving (racing only).
+        if self.status != RACING and (timing == cards.DURING or self.status != FINISHED):
+            raise RuleError("card", "not when spun off or in the pit")
+
+    def play_card(self, code):
+        """Play a move card (extra spaces, returned) or Superb Driving (armed for the next corner)."""
+        if code == cards.CARBURETTOR:
+            raise RuleError("card", "Good Carburettor is played with the speed")
+        self.check_card(code)
+        self.hand.remove(code)
+        self.card_used = 1
+        if code == cards.SUPERB:
+            self.superb = 1
+            return 0
+        return cards.EXTRA_SPACES[code]
+
+    def take_card(self, code):
+        if code not in cards.TACTIC_TIMING:
+            raise RuleError("card", "unknown card")
+        if len(self.hand) >= MAX_HAND:
+            raise RuleError("card", "hand is full")
+        self.hand.append(code)

@@ -42,23 +42,29 @@ class Car(CarSpeed):
         """Rebuild a car from a snapshot, refusing anything a real dashboard could never show."""
         if not isinstance(d, dict):
             raise RuleError("snapshot", "snapshot must be a mapping")
+        hand = d.get("hand")
+        bad = None  # the first thing wrong, named in one message (one message string costs less heap than five)
         for i, name in enumerate(_INT_FIELDS):
             v = d.get(name)
             hi = _INT_MAX[i]
             # The fields that go up to MAX_SPEED are the speeds: they also move in steps of 20.
             if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= hi or hi == MAX_SPEED and v % STEP:
-                raise RuleError("snapshot", "bad %s in snapshot" % name)
-        # (rules in 0..ALL_VARIANTS has no unknown variant bit.)
-        if not 1 <= d["laps"] or d["laps_left"] > d["laps"]:
-            raise RuleError("snapshot", "bad laps in snapshot")
-        if d.get("status") not in STATUSES:
-            raise RuleError("snapshot", "bad status in snapshot")
-        hand = d.get("hand")
-        if not isinstance(hand, list) or len(hand) > MAX_HAND:
-            raise RuleError("snapshot", "bad hand in snapshot")
-        for c in hand:
-            if c not in cards.TACTIC_TIMING:
-                raise RuleError("snapshot", "bad card in snapshot")
+                bad = name
+                break
+        else:
+            # (rules in 0..ALL_VARIANTS has no unknown variant bit.)
+            if not 1 <= d["laps"] or d["laps_left"] > d["laps"]:
+                bad = "laps"
+            elif d.get("status") not in STATUSES:
+                bad = "status"
+            elif not isinstance(hand, list) or len(hand) > MAX_HAND:
+                bad = "hand"
+            else:
+                for c in hand:
+                    if c not in cards.TACTIC_TIMING:
+                        bad = "card"
+        if bad:
+            raise RuleError("snapshot", "bad %s in snapshot" % bad)
         car = cls(d["laps"], d["rules"])
         for name in _INT_FIELDS:
             setattr(car, name, d[name])

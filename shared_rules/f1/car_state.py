@@ -3,7 +3,8 @@
 
 from shared_rules.errors import RuleError
 from shared_rules.f1 import cards
-from shared_rules.f1.charts import ALL_VARIANTS, BRAKE_MAX, RESTART_80, SPIN_RESTART, STEP, TYRE_MAX, WORN_OUT
+# charts.X rather than importing each name: each name imported is one more entry in this module's dict.
+from shared_rules.f1 import charts
 from shared_rules.f1.status import RACING, SPUN, OUT, FINISHED
 
 MAX_LAPS = 10
@@ -14,7 +15,7 @@ class CarState:
     def __init__(self, laps=3, rules=0):
         if not isinstance(laps, int) or not 1 <= laps <= MAX_LAPS:
             raise RuleError("laps", "laps must be 1 to %d" % MAX_LAPS)
-        if not isinstance(rules, int) or rules & ~ALL_VARIANTS:
+        if not isinstance(rules, int) or rules & ~charts.ALL_VARIANTS:
             raise RuleError("rules", "unknown rules variant")
         self.laps = laps
         self.laps_left = laps
@@ -47,19 +48,19 @@ class CarState:
 
     def _wear(self, tyre, brake):
         # A corner penalty that would pass a gauge's maximum stops at it (see docs/rules.md).
-        self.tyre = min(TYRE_MAX, self.tyre + tyre)
-        self.brake = min(BRAKE_MAX, self.brake + brake)
-        if self.rules & WORN_OUT and self.tyre == TYRE_MAX and self.brake == BRAKE_MAX:
+        self.tyre = min(charts.TYRE_MAX, self.tyre + tyre)
+        self.brake = min(charts.BRAKE_MAX, self.brake + brake)
+        if self.rules & charts.WORN_OUT and self.tyre == charts.TYRE_MAX and self.brake == charts.BRAKE_MAX:
             self.status = OUT
             self.speed = 0
 
     def spin(self):
         """Spun off: speed to zero, gauges unchanged, next turn at most 60."""
         # Variant: the car "re-enters the track ... at a speed of 20", so it may then reach 80.
-        self.speed = STEP if self.rules & RESTART_80 else 0
+        self.speed = charts.STEP if self.rules & charts.RESTART_80 else 0
         self.status = SPUN
         self.superb = 0
-        self.cap = 80 if self.rules & RESTART_80 else SPIN_RESTART
+        self.cap = 80 if self.rules & charts.RESTART_80 else charts.SPIN_RESTART
 
     # ---- tactic cards ---------------------------------------------------------------------------
 

@@ -69,7 +69,7 @@ class Car(CarSpeed):
         for name in _INT_FIELDS:
             setattr(car, name, d[name])
         car.status = d["status"]
-        car.hand = list(hand)
+        car.hand = list(d["hand"])  # checked above (pyright cannot follow the for-else)
         return car
 
     def copy(self):

@@ -46,16 +46,13 @@ class DashboardLink(DashboardProtocol):
         if not dev:  # written here, not as a function of its own: it runs once
             try:
                 import machine
+                from binascii import hexlify
 
-                dev = "".join("%02x" % b for b in machine.unique_id())  # type: ignore[attr-defined]
-            except (ImportError, AttributeError):
-                try:
-                    import os
+                dev = hexlify(machine.unique_id()).decode()  # type: ignore[attr-defined]
+            except (ImportError, AttributeError):  # the unix port: no unique_id; tests name it
+                import os
 
-                    dev = os.getenv("F1_DASH_ID")  # type: ignore[attr-defined]
-                except (ImportError, AttributeError):
-                    pass
-            dev = dev or "unix-dashboard"
+                dev = os.getenv("F1_DASH_ID") or "unix-dashboard"  # type: ignore[attr-defined]
         DashboardProtocol.__init__(self, dev, _FIRMWARE, get_snapshot, apply_command, self._write, on_applied,
                                    done, _now(), on_journal)  # type: ignore[arg-type]  # ticks: an int on the board
 

@@ -94,7 +94,10 @@ class DashboardProtocol:
 
     def pending_events(self):
         """Unacknowledged events [[id, name, args], ...], to save if they must survive a restart."""
-        return [[e[0], e[1], e[2]] for e in self.outbox]
+        out = []  # a loop, not a comprehension: that would be one more function's code on the Pico's heap
+        for e in self.outbox:
+            out.append(e[:3])
+        return out
 
     def restore_events(self, events):
         for e in events:
@@ -102,7 +105,7 @@ class DashboardProtocol:
 
     def done_ids(self):
         """The handled command ids to save atomically with the state (give them back as `done` at boot)."""
-        return [[it[0], it[1]] for it in self.done]
+        return list(map(list, self.done))  # copies (map, not a comprehension: no extra code object)
 
     def _seen(self, cid, outcome=None):
         """The outcome recorded for cid ("" applied, else the error code), or None if cid is new; a new cid

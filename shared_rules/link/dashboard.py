@@ -149,7 +149,9 @@ class DashboardProtocol:
             self.hello(now_ms)
         elif t == "ack":
             eid = msg.get("id")
-            self.outbox = [e for e in self.outbox if e[0] != eid]
+            for e in self.outbox[:]:  # a loop, not a comprehension: no extra code object on the Pico
+                if e[0] == eid:
+                    self.outbox.remove(e)
         elif t == "get":
             self._send({"t": "st", "r": self.rev, "s": self.get_snapshot()}, now_ms)
         elif t == "hb":

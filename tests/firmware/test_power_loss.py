@@ -75,7 +75,9 @@ def test_random_power_cuts_keep_the_state(dash):
         rec.history = rec.history[i:]
     assert not os.path.exists(d.state_path + ".bad")
     d.kill()
-    assert rec.seen > 30  # the cuts fell on a dashboard really in play
+    # The cuts fell on a dashboard really in play: more than one new state per cut on average (about 50 on a
+    # quiet machine; a loaded CI machine once gave 29, so the bar is not a speed test).
+    assert rec.seen > 14
 
 
 def test_cut_during_the_save_itself(dash):

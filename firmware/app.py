@@ -74,7 +74,7 @@ class App:
         )
         self.buttons.ignore_held(board.buttons())  # e.g. BACK still held to leave the self-test
         if error:
-            self.ui.message("SAVE DAMAGED", error + ". Defaults used; old file kept as .bad", time.ticks_ms())
+            self.ui.message("SAVE DAMAGED", error + ". Defaults used; old file kept as .bad", time.ticks_ms(), alarm=1)
 
     # ---- saved state -----------------------------------------------------------------------------------
     def restore(self):

@@ -45,6 +45,7 @@ class Ui:
         self.error = ""
         self.error_until = 0
         self.mode_until = 0  # MESSAGE / HAND time out back to MAIN
+        self.alarm = 0  # the MESSAGE shown is an alarm: it stays until a key
 
     # ---- helpers ---------------------------------------------------------------------------------------
     def _go(self, mode, cursor=0):
@@ -58,7 +59,12 @@ class Ui:
         self.error_until = time.ticks_add(now, _ERROR_MS)
         self.host.beep(440, 80)
 
-    def message(self, title, text, now, then=MAIN):
+    def message(self, title, text, now, then=MAIN, alarm=0):
+        """Show a message until a key or a timeout; an alarm (a damaged save) waits for a key, and nothing else
+        replaces it meanwhile: what the tablet reports then is on the table's screen too."""
+        if self.alarm and self.mode == MESSAGE:
+            return
+        self.alarm = alarm
         self.title = title
         self.text = text
         self.after_message = then
@@ -71,7 +77,8 @@ class Ui:
         if self.error and time.ticks_diff(now, self.error_until) >= 0:
             self.error = ""
             changed = 1
-        if (self.mode == MESSAGE or self.mode == HAND) and time.ticks_diff(now, self.mode_until) >= 0:
+        timed = (self.mode == MESSAGE and not self.alarm) or self.mode == HAND
+        if timed and time.ticks_diff(now, self.mode_until) >= 0:
             self._go(self.after_message if self.mode == MESSAGE else self.hand_from)
             changed = 1
         return changed
@@ -120,6 +127,7 @@ class Ui:
         self.error = ""
         if self.mode == MESSAGE:
             if event == PRESS:
+                self.alarm = 0
                 self._go(self.after_message)
             return 1
         if key == CARD and (self.mode == MAIN or self.mode == MENU or self.mode == SPEED):

@@ -2,6 +2,7 @@
 (shared_rules.link.tablet) on the other end of the pipes. Commands change the car once, show the player what
 happened, and are journaled before they are acknowledged; a restart never applies one twice."""
 
+import os
 import subprocess
 import threading
 import time
@@ -197,6 +198,33 @@ def test_the_longest_pit_card_text_is_shown_whole(tmp_path):
         d.wait(lambda: d.rows()[0].startswith("PIT CARD"))
         assert [r.strip() for r in d.rows()[1:7]] == ["New", "Instructions.", "Extra tactic", "card from the",
                                                        "discard pile.", "Miss one move."]
+    finally:
+        t.stop()
+        d.kill()
+
+
+def test_a_damaged_save_warning_stays_until_a_key(tmp_path):
+    # Nothing the tablet reports may push the warning off the screen before the player has seen it.
+    d, t = start(tmp_path, dev="warned")
+    try:
+        d.wait(lambda: "TAB" in d.rows()[1], 5)
+        assert os.path.exists(d.state_path)  # the first boot's save, written before the screen came up
+    finally:
+        t.stop()
+        d.kill()
+    raw = open(d.state_path, "rb").read()
+    open(d.state_path, "wb").write(raw[: len(raw) // 2])  # cut in half
+    d.start()
+    t = Tablet(d)
+    try:
+        t.wait_note(lambda n: n[0] == "hello")
+        assert d.rows()[0] == "SAVE DAMAGED"
+        assert t.command("c1", "deal", {"card": "QR"})[0] == "done"  # applied: the car has the card...
+        d.wait(lambda: d.car()["hand"] == ["QR"])
+        time.sleep(4.5)  # ...but the screen keeps the warning, past a message's time-out too
+        assert d.rows()[0] == "SAVE DAMAGED", d.screen()
+        d.tap("OK")
+        assert d.rows()[0] != "SAVE DAMAGED"
     finally:
         t.stop()
         d.kill()

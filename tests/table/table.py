@@ -487,6 +487,7 @@ class Table:
             "log": log,
             "results": self.ref.race.results(),
             "counts": dict(self.counts),
+            "fault_log": list(self.fault_log),
         }
 
 

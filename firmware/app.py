@@ -245,7 +245,12 @@ class App:
 
     async def link_task(self):
         while True:
+            waiting = len(self.link.outbox)
             self.link.poll(0)
+            if len(self.link.outbox) < waiting:
+                # An event acknowledged: save without it. A save that still lists it would send it again after a
+                # restart, and a tablet restarted meanwhile (its memory of event ids gone) would apply it twice.
+                self.dirty = 1
             if self.touched:
                 self.refresh()
                 if self.touched_gc():

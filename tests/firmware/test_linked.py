@@ -228,3 +228,28 @@ def test_a_damaged_save_warning_stays_until_a_key(tmp_path):
     finally:
         t.stop()
         d.kill()
+
+
+def test_an_acknowledged_event_is_not_sent_again_after_a_restart(tmp_path):
+    # The save after the ack must drop the event: a restart would otherwise resend it, and a tablet that was
+    # restarted too (no memory of the ids it took) would apply the same speed a second time.
+    d, t = start(tmp_path, dev="acked")
+    try:
+        d.wait(lambda: "TAB" in d.rows()[1], 5)
+        assert t.command("c1", "turn", {"on": 1})[0] == "done"
+        d.wait(lambda: d.rows()[0].startswith("SET SPEED"))
+        d.tap("UP", "UP", "OK")
+        ev = t.wait_note(lambda n: n[0] == "event" and n[3] == "speed")  # taken, and acknowledged
+        d.wait(lambda: restored(d.state_path).get("ev") == [], 5)
+    finally:
+        t.stop()
+        d.kill()
+    d.start()
+    t = Tablet(d)  # a tablet that never saw that event
+    try:
+        t.wait_note(lambda n: n[0] == "hello")
+        time.sleep(1.5)  # three of the dashboard's resend periods
+        assert not [n for n in t.notes if n[0] == "event" and n[2] == ev[2]]
+    finally:
+        t.stop()
+        d.kill()

@@ -13,7 +13,10 @@ include("$(PORT_DIR)/boards/manifest.py")
 # The OLED driver from micropython-lib (what `mip install ssd1306` puts on the board otherwise).
 require("ssd1306")
 
-include("../shared_rules/manifest.py")
+# The game rules and wire protocol, all of them (package() without a file list takes every .py in the folder):
+# frozen modules cost flash, not heap, and every shared_rules module runs on MicroPython by design
+# (tests/rules/test_portability.py), so a module the dashboard starts to import later is already there.
+package("shared_rules", base_path="..")
 
 # Never frozen: the unix port's stand-in board (sockets; board.make_board() imports it only off the Pico).
 HOST_ONLY = ("board_host.py",)

@@ -1,4 +1,4 @@
-"""The freezing manifests (firmware/manifest.py, shared_rules/manifest.py) freeze every dashboard module once.
+"""The freezing manifest (firmware/manifest.py) freezes every dashboard module once.
 
 MicroPython's build runs a manifest with tools/manifestfile.py, which is not installed here: `Manifest` below
 runs it the same way (paths relative to the manifest's folder while it runs, `$(PORT_DIR)`-style paths left to
@@ -15,7 +15,6 @@ from tests import mpy
 
 ROOT = mpy.ROOT
 FIRMWARE_MANIFEST = os.path.join(ROOT, "firmware", "manifest.py")
-SHARED_MANIFEST = os.path.join(ROOT, "shared_rules", "manifest.py")
 
 
 class Options:
@@ -171,20 +170,19 @@ def test_driver_and_port_modules_come_from_micropython():
     assert m.required == ["ssd1306"]
     # A FROZEN_MANIFEST replaces the board's: the port's own (asyncio, _boot.py) must be included again.
     assert m.external == ["$(PORT_DIR)/boards/manifest.py"]
-    assert os.path.abspath(SHARED_MANIFEST) in m.namespaces
-    assert all(md.get("version") for md in m.metadata_seen) and len(m.metadata_seen) == 2
+    assert all(md.get("version") for md in m.metadata_seen) and len(m.metadata_seen) == 1
 
 
-def test_shared_rules_manifest_alone_freezes_all_of_shared_rules():
-    m = run_manifest(SHARED_MANIFEST)
+def test_the_manifest_freezes_all_of_shared_rules():
+    m = run_manifest(FIRMWARE_MANIFEST)
     shared = {n for n in modules_on_disk(ROOT) if n.startswith("shared_rules/")}
-    assert sorted(m.targets()) == sorted(shared)
+    assert sorted(t for t in m.targets() if t.startswith("shared_rules/")) == sorted(shared)
     assert "shared_rules/link/codec.py" in shared and "shared_rules/__init__.py" in shared
 
 
 @pytest.fixture
 def tree(tmp_path):
-    """A copy of firmware/ and shared_rules/ (sources and manifests) to break on purpose."""
+    """A copy of firmware/ (with its manifest) and shared_rules/ to break on purpose."""
     for pkg in ("firmware", "shared_rules"):
         shutil.copytree(os.path.join(ROOT, pkg), tmp_path / pkg, ignore=shutil.ignore_patterns("__pycache__"))
     return tmp_path

@@ -18,8 +18,7 @@ FORBIDDEN_NAMES = {"__slots__", "dataclass", "Enum", "IntEnum", "TypedDict", "Na
 def sources():
     for folder, _dirs, files in os.walk(PACKAGE):
         for f in sorted(files):
-            # manifest.py is a build file MicroPython's firmware build runs on the host, not a module.
-            if f.endswith(".py") and f != "manifest.py":
+            if f.endswith(".py"):
                 yield os.path.join(folder, f)
 
 

@@ -2,6 +2,7 @@
 It runs here on MicroPython against a stand-in `firmware` package whose app fails on purpose."""
 
 import os
+import subprocess
 
 from tests import mpy
 
@@ -29,6 +30,58 @@ def test_main_restarts_after_errors_and_lets_ctrl_c_through(tmp_path):
     assert sorted(os.listdir(tmp_path / "runs")) == ["0", "1", "2"]  # two crashes, two restarts
     assert "bug number 0" in out and "bug number 1" in out
     assert "KeyboardInterrupt" in out and proc.returncode != 0  # Ctrl-C ends it, it is not restarted
+
+
+# The run fails the way a small heap makes it fail: out of memory in a background task, whose frame holds the
+# app (and the app the board). Each run needs 12 KB for its board and 12 KB for its app in a 48 KB heap: the
+# retry gets its board only if nothing of the failed run is left.
+BIG_BOARD = "def make_board():\n    return bytearray(12000)\n"
+
+BIG_APP = """
+import asyncio, os
+
+class App:
+    def __init__(self, board):
+        self.board = board
+        self.cards = bytearray(12000)
+
+async def deal(app):
+    await asyncio.sleep_ms(20)
+    raise MemoryError('out of memory mid-run')
+
+def _task_failed(loop, context):  # as firmware/app.py does: a dead task ends the run
+    raise context['exception']
+
+async def start(board):
+    asyncio.get_event_loop().set_exception_handler(_task_failed)
+    asyncio.create_task(deal(App(board)))
+    while True:
+        await asyncio.sleep_ms(5)
+
+def main(board):
+    n = len(os.listdir('runs'))
+    open('runs/%d' % n, 'w').close()
+    if n == 2:
+        raise KeyboardInterrupt
+    asyncio.run(start(board))
+"""
+
+
+def test_after_running_out_of_memory_the_retry_starts_from_a_clean_heap(tmp_path):
+    pkg = tmp_path / "firmware"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "board.py").write_text(BIG_BOARD)
+    (pkg / "app.py").write_text(BIG_APP)
+    (tmp_path / "runs").mkdir()
+    main_py = os.path.join(mpy.ROOT, "firmware", "main.py")
+    try:
+        proc = mpy.run([main_py], heap="48K", cwd=str(tmp_path), path_extra=(str(tmp_path),), timeout=15)
+        out = proc.stdout.decode() + proc.stderr.decode()
+    except subprocess.TimeoutExpired as e:  # the old main.py: make_board runs out of memory forever
+        out = (e.stdout or b"").decode() + (e.stderr or b"").decode()
+    assert sorted(os.listdir(tmp_path / "runs")) == ["0", "1", "2"], out[-2000:]  # the board each time
+    assert out.count("out of memory mid-run") == 2 and "allocating" not in out, out[-2000:]
 
 
 FAILING_TASK = """

@@ -22,6 +22,7 @@ from shared_rules.f5.cards import CAR_NAMES, CARS
 from shared_rules.f5.game import PIT, RACE, Game
 
 from companion.referee.eventlog import EventLog, LogError, open_saved
+from companion.referee.taken import TakenEvents
 
 GAME = "f5"
 
@@ -67,6 +68,7 @@ class F5Referee:
             raise LogError("the game log does not replay: %s" % e)
         except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
             raise LogError("the game log is not a game these rules allow (%s)" % e)
+        self.taken = TakenEvents(log)  # the dashboard events already taken (their acks may have been lost)
         self.last = None  # the last turn's result (for the screen's overtake animation), public parts only
         self.outbox = []  # (car, command id, name, args)
         self.sent = {}  # car -> the last view queued for its dashboard
@@ -138,15 +140,19 @@ class F5Referee:
 
     # ---- moves ----------------------------------------------------------------------------------------
 
-    def _act(self, event):
-        """Apply one engine event, log it, tell the dashboards. RuleError: refused, nothing changed."""
+    def _act(self, event, taken=None):
+        """Apply one engine event, log it (with the dashboard event that made it, if any), tell the dashboards.
+        RuleError: refused, nothing changed."""
         before = self.game.snapshot()
         result = self.game.apply(event)  # RuleError: nothing changed, nothing logged
         try:
-            self.log.append({"t": "move", "ev": list(self.game.events[-1])})
+            # The dashboard event's id in the same transaction: both kept, or neither.
+            self.log.append({"t": "move", "ev": list(self.game.events[-1])}, taken)
         except LogError:
             self.game = Game.replay(before["events"])  # the log is the truth: what it lacks did not happen
             raise
+        if taken is not None:
+            self.taken.added(taken)
         self.entries.append({"t": "move", "ev": list(self.game.events[-1])})
         self.last = {
             "car": result["car"],
@@ -165,20 +171,29 @@ class F5Referee:
             return None
         return self._act(bot.choose(self.game))
 
-    def on_dashboard_event(self, seat, name, args):
-        """A player chose on their dashboard. Returns None, or the RuleError (their view is sent again)."""
+    def on_dashboard_event(self, seat, name, args, taken=None):
+        """A player chose on their dashboard. Returns None, or the RuleError (their view is sent again).
+
+        taken=(dashboard id, event id): the event is taken once per game, across restarts: one taken already
+        (before a crash that ate its ack) changes nothing and returns None."""
+        if taken is not None:
+            taken = (taken[0], taken[1])
+            if taken in self.taken:
+                return None
         try:
             if not isinstance(args, dict) or args.get("k") != len(self.game.events):
                 raise RuleError("stale", "That move was for another turn")
             if name == "f5race":
-                self._act([RACE, seat, args.get("card")])
+                self._act([RACE, seat, args.get("card")], taken)
             elif name == "f5pit":
                 d = args.get("d")
-                self._act([PIT, seat, args.get("card"), list(d) if isinstance(d, list) else d])
+                self._act([PIT, seat, args.get("card"), list(d) if isinstance(d, list) else d], taken)
             else:
                 raise RuleError("event", "unknown dashboard event")
         except RuleError as e:
             self._queue_view(seat, force=1)
+            if taken is not None:
+                self.taken.record(taken)  # refused is an outcome too: a resend is not judged again later
             return e
         return None
 

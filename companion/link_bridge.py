@@ -4,6 +4,10 @@ The transport reads and writes the ports on its own threads and leaves notes in 
 a Kivy Clock every few tens of ms) drains it: a dashboard's hello or quiet state is reconciled with the
 table, a player's action on a dashboard goes to the referee, and whatever the referee wants the dashboards
 to be told is handed to the transport for the dashboard paired with each seat.
+
+A dashboard event is taken once per game, even across a crash: the referee records its id with its effect in
+the game log, and a reopened referee's ids seed the link's memory, so a resend whose first ack was lost is
+acknowledged again and applied never again.
 """
 
 import queue
@@ -15,6 +19,7 @@ class LinkBridge:
     def __init__(self, transport, referee=None):
         self.transport = transport
         self.referee = referee
+        self._remember_taken()
         self.seen = {}  # dev -> {"fw", "snapshot"}: every dashboard that said hello, paired or not
         self.status = {}  # dev -> connected / silent / lost
         self.errors = []  # short messages for the table (a dashboard action the rules refused)
@@ -23,6 +28,7 @@ class LinkBridge:
 
     def attach(self, referee):
         self.referee = referee
+        self._remember_taken()
         if referee is not None:
             for dev, info in self.seen.items():
                 seat = referee.seat_of(dev)
@@ -82,13 +88,20 @@ class LinkBridge:
         self.push()
         return len(notes)
 
+    def _remember_taken(self):
+        """The link forgets the event ids it took when the app ends; the game log does not: hand them back."""
+        ref = self.referee
+        if ref is not None:
+            for dev, ids in ref.taken.recent().items():
+                self.transport.remember_events(dev, ids)
+
     def _event(self, note):
-        _, dev, _eid, name, args = note
+        _, dev, eid, name, args = note
         ref = self.referee
         seat = ref.seat_of(dev) if ref is not None else None
         if seat is None:
             return
-        err = ref.on_dashboard_event(seat, name, args)
+        err = ref.on_dashboard_event(seat, name, args, (dev, eid))
         if err is not None:
             self.errors.append("%s: %s" % (ref.names()[seat], err))
 

@@ -1,4 +1,9 @@
-"""The game's event log: SQLite, append-only, every entry checksummed so damage is found, never played."""
+"""The game's event log: SQLite, append-only, every entry checksummed so damage is found, never played.
+
+Beside the entries, the ids of the dashboard events the game has taken (table `taken`), each written in the
+same transaction as the entry it caused: a dashboard resends an event until it sees the ack, and after a crash
+that ate the ack the reopened game must know the event already took effect (see companion/link_bridge.py).
+"""
 
 import binascii
 import json
@@ -14,6 +19,10 @@ class LogError(Exception):
 
 def _crc(body):
     return binascii.crc32(body.encode())
+
+
+def _taken_body(dev, eid):
+    return json.dumps([dev, eid], separators=(",", ":"))
 
 
 class EventLog:
@@ -35,18 +44,52 @@ class EventLog:
         except sqlite3.DatabaseError as e:
             raise LogError("%s is not a game log (%s)" % (path, e))
 
-    def append(self, entry):
+    def append(self, entry, taken=None):
+        """Write one entry; with taken=(dev, event id), that dashboard event is recorded as taken in the same
+        transaction: both are kept or neither. Returns the entry's number."""
         body = json.dumps(entry, sort_keys=True, separators=(",", ":"))
+        return self._write(body, taken)
+
+    def take(self, dev, eid):
+        """Record a dashboard event as taken with no entry of its own (the rules refused it: nothing changed)."""
+        self._write(None, (dev, eid))
+
+    def _write(self, body, taken):
         try:
             self.db.execute("BEGIN IMMEDIATE")
-            cur = self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events")
-            seq = cur.fetchone()[0]
-            self.db.execute("INSERT INTO events VALUES (?, ?, ?)", (seq, body, _crc(body)))
+            seq = None
+            if body is not None:
+                cur = self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events")
+                seq = cur.fetchone()[0]
+                self.db.execute("INSERT INTO events VALUES (?, ?, ?)", (seq, body, _crc(body)))
+            if taken is not None:
+                dev, eid = taken
+                # Created here, not when opening: a log written before this table existed is only ever
+                # changed by a write the game makes (and an id taken twice breaks UNIQUE: nothing is kept).
+                self.db.execute("CREATE TABLE IF NOT EXISTS taken (n INTEGER PRIMARY KEY, dev TEXT NOT NULL, "
+                                "eid TEXT NOT NULL, crc INTEGER NOT NULL, UNIQUE (dev, eid))")
+                self.db.execute("INSERT INTO taken (dev, eid, crc) VALUES (?, ?, ?)",
+                                (dev, eid, _crc(_taken_body(dev, eid))))
             self.db.execute("COMMIT")
         except sqlite3.DatabaseError as e:
             self.db.execute("ROLLBACK") if self.db.in_transaction else None
             raise LogError("could not write to the game log %s: %s" % (self.path, e))
         return seq
+
+    def taken(self):
+        """Every dashboard event taken, [(dev, event id)], oldest first, each checked; LogError if damaged."""
+        try:
+            if self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='taken'").fetchone() is None:
+                return []  # a log from before the table: nothing recorded
+            rows = self.db.execute("SELECT n, dev, eid, crc FROM taken ORDER BY n").fetchall()
+        except sqlite3.DatabaseError as e:
+            raise LogError("the game log %s cannot be read: %s" % (self.path, e))
+        out = []
+        for n, dev, eid, crc in rows:
+            if not isinstance(dev, str) or not isinstance(eid, str) or _crc(_taken_body(dev, eid)) != crc:
+                raise LogError("the game log is damaged at taken event %d (checksum)" % n)
+            out.append((dev, eid))
+        return out
 
     def entries(self):
         """Every entry in order, each checked; LogError at the first that is damaged or missing."""

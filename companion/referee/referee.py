@@ -19,6 +19,7 @@ from shared_rules.f1.race import Race
 from shared_rules.f1.replay import replay_one
 
 from companion.referee.eventlog import EventLog, LogError, open_saved
+from companion.referee.taken import TakenEvents
 from companion.referee.track import Track, TrackError
 
 GAME = "f1"
@@ -49,6 +50,7 @@ class Referee:
         for entry in entries[1:]:
             self._take(entry)
         self.race = self._rebuild()
+        self.taken = TakenEvents(log)  # the dashboard events already taken (their acks may have been lost)
         self.outbox = []  # (seat, command id, name, args), oldest first
         # What each dashboard will hold once it has applied every command sent so far.
         self.believed = [c.copy() for c in self.race.cars]
@@ -105,10 +107,12 @@ class Referee:
         except (TypeError, ValueError, KeyError, AttributeError) as e:
             raise LogError("the game log is not a game these rules allow (%s)" % e)
 
-    def _record(self, entry):
-        seq = self.log.append(entry)
+    def _record(self, entry, taken=None):
+        seq = self.log.append(entry, taken)  # the event's id in the same transaction: both kept, or neither
         self.entries.append(entry)
         self._take(entry)
+        if taken is not None:
+            self.taken.added(taken)
         return seq
 
     # ---- reading the table ------------------------------------------------------------------------
@@ -162,13 +166,14 @@ class Referee:
 
     # ---- decisions ----------------------------------------------------------------------------------
 
-    def _act(self, ev, source_seat=None):
-        """Apply a decision to the table, log it, and queue what the dashboards must be told."""
+    def _act(self, ev, source_seat=None, taken=None):
+        """Apply a decision to the table, log it (with the dashboard event that made it, if any), and queue
+        what the dashboards must be told."""
         seat = self.race.seat
         visited_from = seat
         self.race.do(ev)  # RuleError: refused, nothing changed, nothing logged
         try:
-            self._record(ev)
+            self._record(ev, taken)
         except LogError:
             self.race = self._rebuild()  # the log is the truth: what it lacks did not happen
             raise
@@ -230,21 +235,32 @@ class Referee:
 
     # ---- what the dashboards send -------------------------------------------------------------------
 
-    def on_dashboard_event(self, seat, name, args):
+    def on_dashboard_event(self, seat, name, args, taken=None):
         """A player acted on a dashboard (it has already applied it there). Mirror it on the table; if the
-        table refuses, push the table's state back to that dashboard. Returns the error or None."""
+        table refuses, push the table's state back to that dashboard. Returns the error or None.
+
+        taken=(dashboard id, event id): the event is taken once per game, across restarts: one taken already
+        (before a crash that ate its ack) changes nothing and returns None."""
+        if taken is not None:
+            taken = (taken[0], taken[1])
+            if taken in self.taken:
+                return None
         ev = _DASHBOARD_EVENTS.get(name)
         if ev is None or not isinstance(args, dict):
             self._resync_seat(seat)
+            if taken is not None:
+                self.taken.record(taken)
             return RuleError("event", "unknown dashboard event")
         decision = {"t": ev, "seat": seat}
         for k in ("v", "card", "over", "clear"):
             if k in args:
                 decision[k] = args[k]
         try:
-            self._act(decision, source_seat=seat)
+            self._act(decision, source_seat=seat, taken=taken)
         except RuleError as e:
             self._resync_seat(seat)
+            if taken is not None:
+                self.taken.record(taken)  # refused is an outcome too: a resend is not judged again later
             return e
         return None
 

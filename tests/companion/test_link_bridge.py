@@ -126,6 +126,9 @@ class HeldTransport:
     def send(self, dev, name, args, cid):
         pass
 
+    def remember_events(self, dev, ids):
+        pass
+
 
 @pytest.mark.parametrize("game", ["f1", "f5"])
 def test_only_formula1_checks_a_dashboard_again_after_its_event(tmp_path, game):

@@ -1,7 +1,7 @@
-# The dashboard application: one car, its screens and buttons, the tablet link and the saved state, as a
-# handful of asyncio tasks. A button press is handled at once, to the end: state changed, screen redrawn
-# (changed pages only), state frame written to the tablet, then the change saved to flash. A tablet command is
-# journaled (one line appended, firmware/journal.py) before its ack; the full save folds the journal in later.
+# The dashboard application: one car, its screens and buttons, the tablet link and the saved state, in one
+# asyncio loop. A button press is handled at once, to the end: state changed, screen redrawn (changed pages
+# only), state frame written to the tablet, then the change saved to flash. A tablet command is journaled (one
+# line appended, firmware/journal.py) before its ack; the full save folds the journal in later.
 import asyncio
 import gc
 import json
@@ -22,19 +22,12 @@ from firmware.screens import render
 from firmware.ui import Ui
 
 _DEFAULT_LAPS = const(3)
-_TICK_MS = const(100)  # time-outs, the tablet indicator, the turn LED
+_POLL_MS = const(5)  # the loop's period: the link's input, and the buttons' scan (at most the board's poll_ms)
+_TICK_MS = const(100)  # time-outs, the tablet indicator
 _GC_IDLE_MS = const(250)  # collect garbage in the pauses between presses, never in the middle of one
 _GC_FREE_FLOOR = const(12288)  # after a press, collect whenever less than this is free: a small heap must not fragment
-_LINK_POLL_MS = const(5)
 _FOLD_MS = const(3000)  # journaled commands are folded into a full save at most this long after the first of them
 _FOLD_LINES = const(16)  # ...or once this many are journaled (keeps the journal and its replay at boot short)
-
-
-def _seed():
-    try:
-        return int.from_bytes(os.urandom(4), "big")
-    except (AttributeError, OSError):
-        return time.ticks_ms()
 
 
 class App:
@@ -57,19 +50,17 @@ class App:
         self.last_activity = time.ticks_ms()
         self.was_linked = -1
         self.led_on = -1
-        done, events, error = self.restore()
-        applied = self.replay_journal(done, error)  # before the link's hello, which carries the state
+        done, events, applied, error = self.restore()  # before the link's hello, which carries the state
         self.link = DashboardLink(self.car.snapshot, self._apply, on_journal=self._journal,
                                   done=list(done) + [[cid, ""] for cid in applied])
         if events:
-            self.link.proto.restore_events(events)
+            self.link.restore_events(events)
         if applied or not self.gen:
             self.save()  # folds them in (or, first boot, writes the first save) and starts a fresh journal
         else:
             self.journal.restart(self.gen)  # drops a torn last line: never append after one
-        n = len(b.BUTTONS)
         self.buttons = Buttons(
-            n, self._on_button, debounce_ms=board.debounce_ms, repeat_mask=(1 << b.UP) | (1 << b.DOWN),
+            len(b.BUTTONS), self._on_button, debounce_ms=board.debounce_ms, repeat_mask=(1 << b.UP) | (1 << b.DOWN),
             long_mask=1 << b.BACK,
         )
         self.buttons.ignore_held(board.buttons())  # e.g. BACK still held to leave the self-test
@@ -78,48 +69,46 @@ class App:
 
     # ---- saved state -----------------------------------------------------------------------------------
     def restore(self):
-        data, error = store.load(self.board.state_path)
-        if data is None:
-            return (), (), error
-        try:
-            car = f1car.Car.from_snapshot(store.check(data, "car", dict))
-            done = store.check(data, "done", list)
-            events = store.check(data, "ev", list)
-        except (RuleError, store.StoreError) as e:
+        """The last full save, then the commands acknowledged since it (journaled), re-applied once each.
+        Returns (done ids, unacknowledged events, ids of the journaled commands applied, the damage or None)."""
+        path = self.board.state_path
+        data, error = store.load(path)
+        done = events = ()
+        if data is not None:
             try:
-                os.rename(self.board.state_path, self.board.state_path + ".bad")
-            except OSError:
-                pass
-            return (), (), "SAVE DAMAGED: %s" % e
-        self.car.replace_with(car)
-        gen = data.get("gen", 0)
-        self.gen = gen if isinstance(gen, int) else 0
-        return done, events, None
-
-    def replay_journal(self, done, error):
-        """The commands acknowledged since the last full save, re-applied once each; returns their ids."""
+                car = f1car.Car.from_snapshot(store.check(data, "car", dict))
+                done = store.check(data, "done", list)
+                events = store.check(data, "ev", list)
+                self.car.replace_with(car)
+                gen = data.get("gen", 0)
+                self.gen = gen if isinstance(gen, int) else 0
+            except (RuleError, store.StoreError) as e:
+                done = events = ()
+                error = "SAVE DAMAGED: %s" % e
+                try:
+                    os.rename(path, path + ".bad")
+                except OSError:
+                    pass
         if error:  # the save is set aside: its journal cannot be replayed onto defaults; keep it beside it
             try:
                 os.rename(self.journal.path, self.journal.path + ".bad")
             except OSError:
                 pass
-            entries = []
-        else:
-            entries = self.journal.read(self.gen)
+            return done, events, (), error
         # Straight to the car, as a restored save is: no screen from before the cut, no Formula 5 half set up
         # (an f5 view is refused here, so its id stays new and the tablet's resend applies it)
-        return replay(entries, done, lambda name, args: f1car.apply_command(self.car, name, args))
+        car = self.car
+        applied = replay(self.journal.read(self.gen), done, lambda name, args: f1car.apply_command(car, name, args))
+        return done, events, applied, None
 
     def save(self):
         """The full atomic save; it folds the journal in (a fresh one follows the new save)."""
-        data = {
+        store.save(self.board.state_path, {
             "car": self.car.snapshot(),
             "done": self.link.done_ids(),
-            "ev": self.link.proto.pending_events(),
+            "ev": self.link.pending_events(),
             "gen": self.gen + 1,
-        }
-        store.save(self.board.state_path, data)
-        data = None
+        })
         self.gen += 1
         self.journal.restart(self.gen)  # a cut before this: the old journal names the old save, never replayed
         self.saves += 1
@@ -130,7 +119,7 @@ class App:
     # ---- what the UI calls ----------------------------------------------------------------------------
     def changed(self, turn_end):
         """The car changed on the dashboard (a confirmed action): tell the tablet now; saved once the screen
-        shows it (see scan_buttons). The car changes only on confirmed actions (OK on a speed, a card, a corner,
+        shows it (see settle). The car changes only on confirmed actions (OK on a speed, a card, a corner,
         a lap, a turn's end), a handful per turn and never per UP/DOWN step, so each is saved at once: a power
         cut loses at most the press being handled."""
         self.dirty = 1
@@ -149,7 +138,7 @@ class App:
             gc.collect()  # once: its code is placed in a clean heap, not among a press's garbage
             from firmware.solo import Solo
 
-            self._solo = Solo(_seed())
+            self._solo = Solo()
         return self._solo
 
     def linked(self):
@@ -166,21 +155,16 @@ class App:
     # ---- the tablet ------------------------------------------------------------------------------------
     def _apply(self, name, args):
         if name == "f5":  # Formula 5: the tablet's view of this player's seat (see firmware/f5_ui.py)
-            self.f5().command(args, time.ticks_ms())
-            self.touched = 1
-            return
-        f1car.apply_command(self.car, name, args)  # RuleError: refused, nothing changed
-        self.ui.on_command(name, args, time.ticks_ms())
+            if self._f5 is None:  # imported on first use: a Formula 1 dashboard never pays RAM for it
+                gc.collect()  # loading it needs room in one piece: compile (from .py) or load (.mpy) into a clean heap
+                from firmware.f5_ui import F5Ui
+
+                self._f5 = F5Ui(self)
+            self._f5.command(args, time.ticks_ms())  # it takes over self.ui once a command is accepted
+        else:
+            f1car.apply_command(self.car, name, args)  # RuleError: refused, nothing changed
+            self.ui.on_command(name, args, time.ticks_ms())
         self.touched = 1
-
-    def f5(self):
-        """The Formula 5 mode, imported on first use: a Formula 1 dashboard never pays RAM for it."""
-        if self._f5 is None:
-            gc.collect()  # loading it needs room in one piece: compile (from .py) or load (.mpy) into a clean heap
-            from firmware.f5_ui import F5Ui
-
-            self._f5 = F5Ui(self)
-        return self._f5  # it takes over self.ui once a command is accepted
 
     def _journal(self, cid, name, args):
         self.journal.append(cid, name, args)  # before the ack: an acknowledged command survives a power cut
@@ -189,13 +173,6 @@ class App:
         if self.journal.count >= _FOLD_LINES or (name == "turn" and not args.get("on")):
             self.fold_now = 1  # a turn's end: fold now, while the player waits for the others
 
-    def save_due(self):
-        """A change made on the dashboard waits to be saved, or journaled commands wait to be folded in."""
-        if self.dirty:
-            return 1
-        n = self.journal.count
-        return n and (self.fold_now or time.ticks_diff(time.ticks_ms(), self.fold_at) >= 0)
-
     # ---- buttons and screen ----------------------------------------------------------------------------
     def _on_button(self, key, event):
         if self.ui.on_button(key, event, time.ticks_ms()):
@@ -203,12 +180,19 @@ class App:
 
     def scan_buttons(self):
         self.buttons.update(self.board.buttons(), time.ticks_ms())
+        self.settle()
+
+    def settle(self):
+        """After a press or a command: the player sees the result first, then it goes to flash (before any other
+        press or command is taken), then garbage is collected if the heap runs low (never in the middle of a press:
+        a collection takes a few ms)."""
         if self.touched:
-            self.refresh()  # the player sees the result first...
-        if self.save_due():
-            self.save()  # ...then it goes to flash, before any other press or command is taken
-        if self.touched_gc():
-            gc.collect()  # after the frame, never in the middle of a press (a collection takes a few ms)
+            self.refresh()
+        n = self.journal.count  # journaled commands are folded in on a turn's end, when many, or after a while
+        if self.dirty or n and (self.fold_now or time.ticks_diff(time.ticks_ms(), self.fold_at) >= 0):
+            self.save()
+        if gc.mem_free() < self.gc_low:
+            gc.collect()
 
     def refresh(self):
         self.touched = 0
@@ -229,75 +213,37 @@ class App:
             self.board.emit(b"S %s\n" % json.dumps({"car": self.car.snapshot(), "mode": self.ui.mode,
                                                     "saves": self.saves, "free": gc.mem_free()}))
 
-    def touched_gc(self):
-        """Half the free heap used up since the last collection: time to collect, now that the frame is out."""
-        return gc.mem_free() < self.gc_low
-
     def resend(self):
         self.display.invalidate()
         self.refresh()
 
-    # ---- tasks -----------------------------------------------------------------------------------------
-    async def button_task(self):
-        while True:
-            self.scan_buttons()
-            await asyncio.sleep_ms(self.board.poll_ms)
-
-    async def link_task(self):
-        while True:
-            waiting = len(self.link.outbox)
-            self.link.poll(0)
-            if len(self.link.outbox) < waiting:
-                # An event acknowledged: save without it. A save that still lists it would send it again after a
-                # restart, and a tablet restarted meanwhile (its memory of event ids gone) would apply it twice.
-                self.dirty = 1
-            if self.touched:
-                self.refresh()
-                if self.touched_gc():
-                    gc.collect()
-            if self.save_due():
-                self.save()
-            await asyncio.sleep_ms(_LINK_POLL_MS)
-
-    async def tick_task(self):
-        while True:
-            await asyncio.sleep_ms(_TICK_MS)
-            now = time.ticks_ms()
-            if self.ui.tick(now) or self.linked() != self.was_linked:
-                self.touched = 1
-            if self.touched:
-                self.refresh()
-            if self.save_due():
-                self.save()
-            elif self.gc_due and time.ticks_diff(now, self.last_activity) >= _GC_IDLE_MS:
-                self.gc_due = 0
-                gc.collect()
-
     async def run(self):
         # main.py collected every few KB while the modules loaded; from here on collections wait for the pauses
-        # between presses (tick_task, touched_gc): one in the middle of a press doubled the press's time.
+        # between presses (settle, and the idle collection below): one in the middle of a press doubled its time.
         gc.threshold(-1)
         gc.collect()
         self.gc_low = max(gc.mem_free() // 2, _GC_FREE_FLOOR)
         self.refresh()
-        asyncio.create_task(self.link_task())
-        asyncio.create_task(self.tick_task())
-        await self.button_task()
-
-
-class Router:
-    """What the board's viewer channel drives: the self-test first when it runs, then the app."""
-
-    def __init__(self):
-        self.target = None
-
-    def scan_buttons(self):
-        if self.target is not None:
-            self.target.scan_buttons()
-
-    def resend(self):
-        if self.target is not None:
-            self.target.resend()
+        link = self.link
+        tick_at = time.ticks_ms()
+        while True:
+            self.scan_buttons()  # a press is saved before the link takes any command
+            waiting = len(link.outbox)
+            link.poll(0)
+            if len(link.outbox) < waiting:
+                # An event acknowledged: save without it. A save that still lists it would send it again after a
+                # restart, and a tablet restarted meanwhile (its memory of event ids gone) would apply it twice.
+                self.dirty = 1
+            now = time.ticks_ms()
+            if time.ticks_diff(now, tick_at) >= 0:
+                tick_at = time.ticks_add(now, _TICK_MS)
+                if self.ui.tick(now) or self.linked() != self.was_linked:
+                    self.touched = 1
+                elif self.gc_due and time.ticks_diff(now, self.last_activity) >= _GC_IDLE_MS:
+                    self.gc_due = 0
+                    gc.collect()
+            self.settle()
+            await asyncio.sleep_ms(min(_POLL_MS, self.board.poll_ms))
 
 
 def _task_failed(loop, context):
@@ -308,17 +254,14 @@ def _task_failed(loop, context):
 
 async def start(board):
     asyncio.get_event_loop().set_exception_handler(_task_failed)
-    router = Router()
-    asyncio.create_task(board.serve(router))
-    if board.buttons() & (1 << b.BACK):  # BACK held at power-on: the self-test
+    if board.buttons() & (1 << b.BACK):  # BACK held at power-on: the self-test, then the app
         from firmware import selftest
 
-        test = selftest.SelfTest(board)
-        router.target = test  # type: ignore[assignment]
-        await test.run()
-    app = App(board)
-    router.target = app  # type: ignore[assignment]
-    await app.run()
+        await selftest.run_then(board, App)
+    else:
+        app = App(board)
+        asyncio.create_task(board.serve(app))
+        await app.run()
 
 
 def main(board=None):

@@ -20,10 +20,12 @@ def render(fb, ui, linked):
                 items.append("PIT STOP" + (" x%d" % n if n else ""))
             else:
                 items.append("%s%2d >%d" % (_pad(u.NAMES[c], 7), len(ui.held(c)), ui.speed_of(c)))
-        list_screen(fb, ui, "HAND %d CARDS" % len(ui.hand), items, "OK:PLAY BACK")
+        list_screen(fb, ui, "HAND %d CARDS" % len(ui.hand), items)
+        hint = "OK:PLAY BACK"
     elif m == u.PIT:
         items = ["PIT CARD" if c == COLOURS else u.NAMES[c] + " DOWN" for c in ui.choices]
-        list_screen(fb, ui, "PIT: PLAY WHICH", items, "OK:NEXT BACK")
+        list_screen(fb, ui, "PIT: PLAY WHICH", items)
+        hint = "OK:NEXT BACK"
     elif m == u.DISCARD:
         items = []
         for c in ui.choices:
@@ -32,11 +34,13 @@ def render(fb, ui, linked):
             else:
                 n = len(ui.held(c)) - (1 if ui.pit_card < 70 and ui.pit_card // 14 == c else 0)
                 items.append("%s%d/%d" % (_pad(u.NAMES[c], 8), ui.discard[c], n))
-        list_screen(fb, ui, "DISCARD", items, "OK:+1 BACK")
+        list_screen(fb, ui, "DISCARD", items)
+        hint = "OK:+1 BACK"
     elif m == u.MESSAGE:
-        message_screen(fb, ui)
+        hint = message_screen(fb, ui, linked)
     else:
-        main_screen(fb, ui, linked)
+        hint = main_screen(fb, ui, linked)
+    footer(fb, ui, hint)
 
 
 def main_screen(fb, ui, linked):
@@ -58,4 +62,4 @@ def main_screen(fb, ui, linked):
     counts = [len(ui.held(c)) for c in range(COLOURS + 1)]
     line(fb, 4, "R%d Y%d G%d B%d W%d" % (counts[0], counts[1], counts[2], counts[3], counts[4]))
     line(fb, 5, "PIT %d  HAND %d" % (counts[COLOURS], len(ui.hand)))
-    footer(fb, ui, "OK:HAND" if ui.turn else "OK:SEE HAND")
+    return "OK:HAND" if ui.turn else "OK:SEE HAND"

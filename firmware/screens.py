@@ -4,22 +4,19 @@
 import framebuf
 from micropython import const
 
-from shared_rules.f1 import cards
-from shared_rules.f1 import charts
-
-from firmware import ui as u
+from shared_rules.f1 import car as f1car
+from shared_rules.f1 import cards, charts
 
 _COLS = const(16)
 _BIG = const(3)  # scale of the big digits: 24x24 pixels each
 _BIG_Y = const(10)
+_WAIT = const(7)  # firmware.ui's mode for the speed dial of a blocked car
 _glyph_buf = bytearray(8)
 _glyph = framebuf.FrameBuffer(_glyph_buf, 8, 8, framebuf.MONO_VLSB)
 
-_HINT_MAIN_SOLO = const("OK:START TURN")
 
-
-def big_text(fb, s, x, y, scale=_BIG):
-    """Text in the built-in 8x8 font, each pixel drawn as a scale x scale square."""
+def big_text(fb, s, x, y):
+    """Text in the built-in 8x8 font, each pixel drawn as a _BIG x _BIG square."""
     for ch in s:
         _glyph.fill(0)
         _glyph.text(ch, 0, 0, 1)
@@ -33,12 +30,12 @@ def big_text(fb, s, x, y, scale=_BIG):
                     while bits & 1:
                         run += 1
                         bits >>= 1
-                    fb.fill_rect(x + col * scale, y + row * scale, scale, run * scale, 1)
+                    fb.fill_rect(x + col * _BIG, y + row * _BIG, _BIG, run * _BIG, 1)
                     row += run
                 else:
                     bits >>= 1
                     row += 1
-        x += 8 * scale
+        x += 8 * _BIG
 
 
 def line(fb, row, text, col=0, invert=0):
@@ -53,35 +50,8 @@ def right(fb, row, text):
     line(fb, row, text, _COLS - len(text))
 
 
-def gauge(fb, row, label, value, maximum):
-    """'TYRE 3/8' and a bar with one box per point: the maximum is the number of boxes."""
-    line(fb, row, "%s %d/%d" % (label, value, maximum))
-    x0 = 72
-    w = (128 - x0) // maximum
-    for i in range(maximum):
-        x = x0 + i * w
-        if i < value:
-            fb.fill_rect(x, row * 8 + 1, w - 1, 6, 1)
-        else:
-            fb.rect(x, row * 8 + 1, w - 1, 6, 1)
-
-
-def wrap(text, width=_COLS):
-    words = text.split()
-    lines = []
-    cur = ""
-    for w in words:
-        if cur and len(cur) + 1 + len(w) > width:
-            lines.append(cur)
-            cur = w
-        else:
-            cur = cur + " " + w if cur else w
-    if cur:
-        lines.append(cur)
-    return lines
-
-
 def footer(fb, ui, hint):
+    """The bottom row: the last refusal, inverted, else what the keys do on this screen."""
     if ui.error:
         line(fb, 7, ui.error, 0, 1)
     else:
@@ -90,53 +60,52 @@ def footer(fb, ui, hint):
 
 def render(fb, ui, linked):
     fb.fill(0)
-    m = ui.mode
-    if m == u.SPEED or m == u.WAIT:
-        speed_screen(fb, ui)
-    elif m == u.HAND:
-        list_screen(fb, ui, "HAND %d CARDS" % len(ui.choices), [cards.TACTIC_NAMES[c] for c in ui.choices],
-                    "OK:PLAY BACK")
-    elif m == u.MENU:
-        list_screen(fb, ui, "YOUR MOVE", ui.choices, "OK:DO BACK")
-    elif m == u.CORNER:
-        corner_screen(fb, ui)
-    elif m == u.SETUP:
-        line(fb, 0, "NEW RACE", 0, 1)
-        line(fb, 2, "LAPS")
-        big_text(fb, "%2d" % ui.choices[ui.cursor], 48, 16)
-        footer(fb, ui, "OK:START BACK")
-    elif m == u.MESSAGE:
-        message_screen(fb, ui)
-    else:
-        main_screen(fb, ui, linked)
+    footer(fb, ui, _SCREENS[ui.mode](fb, ui, linked))
 
 
+# ---- the screens, one per mode of firmware/ui.py; each draws rows 0-6 and returns its footer's hint ---------
 def main_screen(fb, ui, linked):
     c = ui.car
-    line(fb, 0, ui.status_text(), 0, c.my_turn)
+    if c.status == f1car.FINISHED:
+        status = "FINISHED"
+    elif c.status == f1car.OUT:
+        status = "OUT"
+    elif c.miss:
+        status = "MISS %d" % c.miss
+    elif c.status == f1car.SPUN:
+        status = "SPUN OFF"
+    elif c.status == f1car.PIT:
+        status = "IN PIT"
+    else:
+        status = "YOUR TURN" if c.my_turn else "WAIT"
+    line(fb, 0, status, 0, c.my_turn)
     right(fb, 0, "LAPS %d" % c.laps_left)
     big_text(fb, "%3d" % c.speed, 0, _BIG_Y)
     line(fb, 3, "MPH", 10)
     right(fb, 1, "TAB" if linked else "SOLO")
     if c.superb:
         right(fb, 2, "SD")
-    gauge(fb, 5, "TYRE", c.tyre, charts.TYRE_MAX)
-    gauge(fb, 6, "BRAK", c.brake, charts.BRAKE_MAX)
+    # the wear gauges, 'TYRE 3/8' and one box per point
+    for row, label, value, maximum in ((5, "TYRE", c.tyre, charts.TYRE_MAX), (6, "BRAK", c.brake, charts.BRAKE_MAX)):
+        line(fb, row, "%s %d/%d" % (label, value, maximum))
+        w = 56 // maximum  # the bar fills columns 9-15
+        for i in range(maximum):
+            if i < value:
+                fb.fill_rect(72 + i * w, row * 8 + 1, w - 1, 6, 1)
+            else:
+                fb.rect(72 + i * w, row * 8 + 1, w - 1, 6, 1)
     if c.my_turn and not c.speed_set:
-        hint = "OK:SET SPEED"
-    elif c.my_turn:
-        hint = "WAIT FOR TABLE" if linked else "OK:MOVE MENU"
-    elif linked:
-        hint = ""
-    else:
-        hint = _HINT_MAIN_SOLO
-    footer(fb, ui, hint)
+        return "OK:SET SPEED"
+    if c.my_turn:
+        return "WAIT FOR TABLE" if linked else "OK:MOVE MENU"
+    return "" if linked else "OK:START TURN"
 
 
-def speed_screen(fb, ui):
+def speed_screen(fb, ui, linked):
+    """SPEED and WAIT: the speed dial, with what it costs."""
     c = ui.car
     v = ui.choices[ui.cursor]
-    wait = ui.mode == u.WAIT  # blocked: the same dial, without the move
+    wait = ui.mode == _WAIT  # blocked: the same dial, without the move
     line(fb, 0, "BLOCKED" if wait else "GC SPEED" if ui.carb else "SET SPEED", 0, 1)
     right(fb, 0, "NOW %d" % c.speed)
     big_text(fb, "%3d" % v, 0, _BIG_Y)
@@ -152,21 +121,28 @@ def speed_screen(fb, ui):
     else:
         line(fb, 5, "NO WEAR")
     line(fb, 6, "NO MOVE" if wait else "MOVE %d SPACES" % charts.spaces(v))
-    footer(fb, ui, "OK:WAIT BACK:NO" if wait else "OK:GO BACK:WAIT" if ui.can_wait() else "OK:SET BACK:NO")
+    return "OK:WAIT BACK:NO" if wait else "OK:GO BACK:WAIT" if ui.can_wait() else "OK:SET BACK:NO"
 
 
-def list_screen(fb, ui, title, items, hint):
+def list_screen(fb, ui, title, items):
+    """A title and up to six rows of `items`, the one at the cursor inverted."""
     line(fb, 0, title, 0, 1)
     first = ui.cursor - 5 if ui.cursor > 5 else 0
-    for i in range(6):
-        k = first + i
-        if k >= len(items):
-            break
-        line(fb, 1 + i, items[k], 0, k == ui.cursor)
-    footer(fb, ui, hint)
+    for k in range(first, min(first + 6, len(items))):
+        line(fb, 1 + k - first, items[k], 0, k == ui.cursor)
 
 
-def corner_screen(fb, ui):
+def hand_screen(fb, ui, linked):
+    list_screen(fb, ui, "HAND %d CARDS" % len(ui.choices), [cards.TACTIC_NAMES[c] for c in ui.choices])
+    return "OK:PLAY BACK"
+
+
+def menu_screen(fb, ui, linked):
+    list_screen(fb, ui, "YOUR MOVE", ui.choices)
+    return "OK:DO BACK"
+
+
+def corner_screen(fb, ui, linked):
     c = ui.car
     safety = ui.choices[ui.cursor]
     line(fb, 0, "CORNER", 0, 1)
@@ -183,16 +159,37 @@ def corner_screen(fb, ui):
     else:
         text = "SUPERB: FREE"
     line(fb, 6, text)
-    footer(fb, ui, "OK:GO BACK")
+    return "OK:GO BACK"
 
 
-def message_screen(fb, ui):
-    line(fb, 0, ui.title + " " * (_COLS - len(ui.title)), 0, 1)
-    lines = wrap(ui.text)
+def setup_screen(fb, ui, linked):
+    line(fb, 0, "NEW RACE", 0, 1)
+    line(fb, 2, "LAPS")
+    big_text(fb, "%2d" % ui.choices[ui.cursor], 48, 16)
+    return "OK:START BACK"
+
+
+def message_screen(fb, ui, linked):
+    """The title on an inverted top row, the text word-wrapped below it."""
+    fb.fill_rect(0, 0, 128, 8, 1)
+    line(fb, 0, ui.title, 0, 1)
+    lines = []
+    cur = ""
+    for w in ui.text.split():
+        if cur and len(cur) + 1 + len(w) > _COLS:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = cur + " " + w if cur else w
+    if cur:
+        lines.append(cur)
     row = 2 if len(lines) < 6 else 1  # the longest pit card text needs six rows: use the spacer row too
-    for t in lines:
-        if row > 6:
-            break
+    for t in lines[: 7 - row]:
         line(fb, row, t)
         row += 1
-    footer(fb, ui, "OK")
+    return "OK"
+
+
+# indexed by firmware.ui's mode: MAIN, SPEED, HAND, MENU, CORNER, SETUP, MESSAGE, WAIT
+_SCREENS = (main_screen, speed_screen, hand_screen, menu_screen, corner_screen, setup_screen, message_screen,
+            speed_screen)

@@ -1,6 +1,6 @@
 # The bench check of a finished dashboard (hold BACK while plugging it in): every pixel lit, then the LED
 # and the piezo, then each button's name as it is pressed. All five seen: "ALL BUTTONS OK"; BACK held
-# for a second leaves the test for the dashboard itself.
+# for a second leaves the test for the dashboard itself (run_then).
 import asyncio
 import time
 
@@ -78,3 +78,27 @@ class SelfTest:
         while not self.done.is_set():
             self.scan_buttons()
             await asyncio.sleep_ms(board.poll_ms)
+
+
+class _Router:
+    """What the board's viewer channel drives: the self-test while it runs, then the app."""
+
+    def __init__(self, target):
+        self.target = target
+
+    def scan_buttons(self):
+        self.target.scan_buttons()
+
+    def resend(self):
+        self.target.resend()
+
+
+async def run_then(board, make_app):
+    """The self-test, then the app (made by `make_app(board)` once the test is left), on one viewer channel."""
+    test = SelfTest(board)
+    router = _Router(test)
+    asyncio.create_task(board.serve(router))
+    await test.run()
+    app = make_app(board)
+    router.target = app  # type: ignore[assignment]
+    await app.run()

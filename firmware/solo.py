@@ -1,13 +1,20 @@
 # Standalone play (no tablet): the few things the table would do for this one car, done on the dashboard
 # with its own dice. Every rule comes from shared_rules; this only strings the calls together the way the
 # table does (shared_rules.f1.race), minus the shared piles a single dashboard cannot have.
+import os
+import time
+
 from shared_rules.f1 import car as f1car
 from shared_rules.f1 import cards, charts
 from shared_rules.rng import Rng
 
 
 class Solo:
-    def __init__(self, seed):
+    def __init__(self):
+        try:
+            seed = int.from_bytes(os.urandom(4), "big")
+        except (AttributeError, OSError):
+            seed = time.ticks_ms()
         self.rng = Rng(seed)
 
     def new_race(self, car, laps):

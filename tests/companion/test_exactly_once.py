@@ -7,15 +7,19 @@ its game log, and the dashboard resends the same event id. The table must apply 
 """
 
 import os
+import sqlite3
 import time
 
 import pytest
 
 from companion.f5_referee import F5Referee
 from companion.link_bridge import LinkBridge
+from companion.referee.eventlog import LogError
+from companion.referee.referee import Referee
 from companion.transport import CONNECTED, Transport
 from companion.transport.pyserial_backend import PyserialPorts
 from shared_rules.f5 import bot
+from shared_rules.f5.game import RACE
 from tests.f5_devices.test_f5_full_game import press_move
 from tests.firmware.dash import restored
 from tests.firmware.race_script import dial
@@ -149,3 +153,147 @@ def test_formula5_move_taken_before_a_tablet_crash_is_not_played_again(tmp_path)
         seat.close()
         for r in refs:
             r.close()
+
+
+# ---- the record itself: one transaction with the event's effect, checked, kept across reopening -------------
+
+
+def _new_game(game, path):
+    """A game whose first car to move (seat 0) is paired with dashboard 'dash-1'."""
+    if game == "f1":
+        ref = Referee.new(path, ["Ann", "Bob"], 3, seed=11)
+    else:
+        ref = F5Referee.new(path, [0, 1], bots=[1], seed=4)
+    ref.pair(0, "dash-1")
+    return ref
+
+
+def _dashboard_move(ref):
+    """A legal event for seat 0's dashboard now, as (name, args); the tablet plays the others' turns first."""
+    if ref.GAME == "f1":
+        return ("speed", {"v": 20}) if ref.race.cars[0].speed_set == 0 else ("end", {})
+    while ref.auto_move() is not None:
+        pass
+    ev = bot.choose(ref.game)
+    k = len(ref.game.events)
+    if ev[0] == RACE:
+        return "f5race", {"card": ev[2], "k": k}
+    return "f5pit", {"card": ev[2], "d": ev[3], "k": k}
+
+
+def _played(ref):
+    return ref.race.snapshot() if ref.GAME == "f1" else ref.game.snapshot()
+
+
+def _rows(path, table):
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("SELECT * FROM %s" % table).fetchall()
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("game", ["f1", "f5"])
+@pytest.mark.parametrize("failing", ["events", "taken"])
+def test_an_event_and_its_id_are_kept_together_or_not_at_all(tmp_path, game, failing):
+    path = str(tmp_path / "g.db")
+    ref = _new_game(game, path)
+    try:
+        name, args = _dashboard_move(ref)
+        assert ref.on_dashboard_event(0, name, args, ("dash-1", "e1")) is None
+        name, args = _dashboard_move(ref)  # (the tablet plays the cars before seat 0's turn first)
+        # The disk fails at one of the two writes (a trigger aborts it, as a full disk would).
+        db = sqlite3.connect(path)
+        db.execute("CREATE TRIGGER fail BEFORE INSERT ON %s BEGIN SELECT RAISE(ABORT, 'disk full'); END" % failing)
+        db.commit()
+        db.close()
+        before = (_rows(path, "events"), _rows(path, "taken"), _played(ref), len(ref.entries))
+        with pytest.raises(LogError, match="disk full"):
+            ref.on_dashboard_event(0, name, args, ("dash-1", "e2"))
+        # Neither: no entry, no id, and the table as it was.
+        assert (_rows(path, "events"), _rows(path, "taken"), _played(ref), len(ref.entries)) == before
+        assert ("dash-1", "e2") not in ref.taken
+        db = sqlite3.connect(path)
+        db.execute("DROP TRIGGER fail")
+        db.commit()
+        db.close()
+        ref.close()
+        # Reopened: e1 took effect and is known; e2 never did, so its resend is taken now, once.
+        ref = type(ref).open(path)
+        assert ref.taken.recent() == {"dash-1": ["e1"]}
+        assert _played(ref) == before[2]
+        assert ref.on_dashboard_event(0, "end" if game == "f1" else name, args, ("dash-1", "e1")) is None
+        assert _played(ref) == before[2]  # e1 again: nothing
+        assert ref.on_dashboard_event(0, name, args, ("dash-1", "e2")) is None
+        moved = _played(ref)
+        assert moved != before[2]
+        assert ref.on_dashboard_event(0, name, args, ("dash-1", "e2")) is None
+        assert _played(ref) == moved and ref.taken.recent() == {"dash-1": ["e1", "e2"]}
+    finally:
+        ref.close()
+
+
+@pytest.mark.parametrize("game", ["f1", "f5"])
+def test_a_refused_event_is_taken_too_and_the_link_is_seeded_on_reopening(tmp_path, game):
+    path = str(tmp_path / "g.db")
+    ref = _new_game(game, path)
+    name, args = _dashboard_move(ref)
+    bad = ("hold", {"v": 999}) if game == "f1" else ("f5race", {"card": 0, "k": -1})
+    assert ref.on_dashboard_event(0, bad[0], bad[1], ("dash-1", "refused")) is not None
+    assert ref.on_dashboard_event(0, name, args, ("dash-1", "ok")) is None
+    played, entries = _played(ref), len(ref.entries)
+    ref.close()
+    ref = type(ref).open(path)
+    try:
+        # Judged once: the refused one is not judged again (nor its error shown again) after reopening.
+        assert ref.on_dashboard_event(0, bad[0], bad[1], ("dash-1", "refused")) is None
+        assert (_played(ref), len(ref.entries)) == (played, entries)
+        transport = Transport(PyserialPorts(FakeUsb()), FAST)  # not started: only its memory is looked at
+        transport.remember_events("dash-1", ["older"])  # an id the link took in this run already, kept
+        LinkBridge(transport, ref)
+        assert transport.devices["dash-1"].events == ["refused", "ok", "older"]
+        other = LinkBridge(Transport(PyserialPorts(FakeUsb()), FAST))
+        other.attach(ref)  # the app opens the game after the link started: seeded on attach
+        assert other.transport.devices["dash-1"].events == ["refused", "ok"]
+    finally:
+        ref.close()
+
+
+def test_the_link_is_handed_the_last_64_ids_of_each_dashboard(tmp_path):
+    path = str(tmp_path / "g.db")
+    ref = _new_game("f1", path)
+    try:
+        for i in range(70):
+            ref.on_dashboard_event(0, "nonsense", {}, ("dash-1", "e%d" % i))  # refused, taken all the same
+        ref.on_dashboard_event(0, "nonsense", {}, ("dash-2", "x"))
+        assert ref.taken.recent() == {"dash-1": ["e%d" % i for i in range(6, 70)], "dash-2": ["x"]}
+        assert ("dash-1", "e0") in ref.taken  # the game itself forgets none
+    finally:
+        ref.close()
+
+
+def test_damaged_taken_ids_are_refused_and_an_older_log_without_them_opens(tmp_path):
+    path = str(tmp_path / "g.db")
+    ref = _new_game("f1", path)
+    ref.on_dashboard_event(0, "speed", {"v": 20}, ("dash-1", "e1"))
+    ref.close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE taken SET eid='e2'")  # an id edited, its checksum left as it was
+    db.commit()
+    db.close()
+    raw = open(path, "rb").read()
+    with pytest.raises(LogError, match="damaged at taken event 1"):
+        Referee.open(path)
+    assert open(path, "rb").read() == raw
+    # A log written before ids were kept: it opens with none, and the first one taken creates the table.
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE taken")
+    db.commit()
+    db.close()
+    ref = Referee.open(path)
+    try:
+        assert ref.taken.recent() == {} and ref.race.cars[0].speed == 20
+        assert ref.on_dashboard_event(0, "end", {}, ("dash-1", "e3")) is None
+        assert _rows(path, "taken")[0][1:3] == ("dash-1", "e3")
+    finally:
+        ref.close()

@@ -5,6 +5,7 @@
 # (encode, LineReader.feed) lives in tablet.py.
 import binascii
 import json
+import sys
 
 try:
     from micropython import const  # _UNDERSCORE constants vanish at compile time: no name, no dict entry
@@ -19,6 +20,9 @@ _NL = const(0x0A)
 _CR = const(0x0D)
 _MAX_DEPTH = const(3)  # frame > args > list or snapshot > list: deeper is never valid
 
+
+# MicroPython's bytearray takes a str as the buffer it is (and str(s) is s: no copy); CPython's wants bytes.
+_ascii = str if sys.implementation.name == "micropython" else str.encode
 
 # A line that is not a valid frame (bad checksum, bad JSON, bad types): the line is dropped. ValueError itself,
 # not a subclass: a class costs ~200 bytes of a Pico's heap, and decode raises nothing else to tell apart.
@@ -41,47 +45,53 @@ def clean_text(s, limit=60):
     return "".join(out)
 
 
-def _enc(v, depth):
+def _enc(v, depth, out):
+    # Appends the JSON of v to the bytearray out, in place: one growing buffer, no string per value.
     # type() is, not isinstance: bools (an int subclass) must not pass, and it is the fastest test on MicroPython.
     if depth > _MAX_DEPTH:
         raise ValueError("frame nested too deeply")
     t = type(v)
     if t is int:
-        return str(v)
-    if t is str:
+        if 0 <= v <= 9:
+            out.append(0x30 + v)  # most snapshot fields: no digit string at all
+        else:
+            out += _ascii(str(v))
+    elif t is str:
         if '"' in v:
             raise ValueError("no quotes in frame strings")
-        return '"%s"' % v  # the other characters are checked once, on the whole body
-    if t is list or t is tuple:
-        return "[%s]" % ",".join([_enc(x, depth + 1) for x in v])
-    if t is dict:
-        # sorted: dicts keep no order on MicroPython, and frames must be identical on both runtimes
-        # ("%" formatting: one allocation where "+" makes three, and MicroPython hashes every new string).
-        # Ints and strings are spelled in place: a function call per value was most of an ack's cost.
+        out += b'"'  # the other characters are checked once, on the whole body
+        out += _ascii(v)
+        out += b'"'
+    elif t is list or t is tuple:
+        sep = b"["
+        for x in v:
+            out += sep
+            sep = b","
+            _enc(x, depth + 1, out)
+        out += b"]" if sep == b"," else b"[]"
+    elif t is dict:
         for k in v:
-            if type(k) is not str or '"' in k:
-                raise ValueError("object keys must be strings without quotes")
-        inline = depth < _MAX_DEPTH  # deeper values go through _enc, which refuses them
-        parts = []
-        for k in sorted(v):
-            x = v[k]
-            tx = type(x)
-            if inline and tx is int:
-                parts.append('"%s":%d' % (k, x))
-            elif inline and tx is str and '"' not in x:
-                parts.append('"%s":"%s"' % (k, x))
-            else:
-                parts.append('"%s":%s' % (k, _enc(x, depth + 1)))
-        return "{%s}" % ",".join(parts)
-    raise ValueError("only ints, strings, lists and objects go in a frame")
+            if type(k) is not str:
+                raise ValueError("object keys must be strings")
+        sep = b"{"
+        for k in sorted(v):  # sorted: dicts keep no order on MicroPython, and both runtimes must agree
+            out += sep
+            sep = b","
+            _enc(k, depth, out)
+            out += b":"
+            _enc(v[k], depth + 1, out)
+        out += b"}" if sep == b"," else b"{}"
+    else:
+        raise ValueError("only ints, strings, lists and objects go in a frame")
 
 
 def canonical(obj):
-    """The one JSON spelling of obj: sorted keys, no spaces. ValueError if obj cannot travel."""
-    text = _enc(obj, 0)
-    if not _plain(text.encode()):
+    """The one JSON spelling of obj as bytes: sorted keys, no spaces. ValueError if obj cannot travel."""
+    out = bytearray()
+    _enc(obj, 0, out)
+    if not _plain(out):
         raise ValueError("frame strings are printable ASCII without backslash or tilde")
-    return text
+    return out
 
 
 def crc_hex(data):
@@ -186,22 +196,30 @@ _MAX_MESSAGE = const(2048)
 MAX_FRAGS = const((_MAX_MESSAGE + _FRAG_BYTES - 1) // _FRAG_BYTES)
 
 
-def frames(msg, frag_id=0):
-    """The frames carrying msg: one if it fits, else numbered fragments (frag_id names the message)."""
+def frames(msg, frag_id=0, write=None):
+    """Sends msg as frames through write(bytes), one call per frame, as each is made (no message-sized join);
+    one frame if it fits, else numbered fragments (frag_id names the message). Without write: the list of them."""
+    out = []
+    write = write or out.append
     if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
         raise ValueError("a frame is an object with a 't' type")
-    body = canonical(msg).encode()
-    if len(body) + 11 <= MAX_FRAME:
-        return [b"~" + body + b"|" + crc_hex(body).encode() + b"\n"]
-    if len(body) > _MAX_MESSAGE:
+    body = canonical(msg)
+    n = len(body)
+    if n + 11 <= MAX_FRAME:
+        # bytes(): "%s" spells a bytearray's repr on MicroPython. crc32 is unsigned on both runtimes.
+        write(b"~%s|%08x\n" % (bytes(body), binascii.crc32(body)))
+        return out
+    if n > _MAX_MESSAGE:
         raise ValueError("message longer than %d bytes" % _MAX_MESSAGE)
-    k = (len(body) + _FRAG_BYTES - 1) // _FRAG_BYTES
-    out = []
+    k = (n + _FRAG_BYTES - 1) // _FRAG_BYTES
+    body = memoryview(body)  # slices of it copy nothing
     for i in range(k):
-        b64 = binascii.b2a_base64(body[i * _FRAG_BYTES : (i + 1) * _FRAG_BYTES]).decode().strip()
-        # The canonical spelling of {"t":"frag","f":..,"i":..,"k":..,"d":..}, written out: base64 is plain ASCII.
-        frag = ('{"d":"%s","f":%d,"i":%d,"k":%d,"t":"frag"}' % (b64, frag_id, i, k)).encode()
-        out.append(b"~" + frag + b"|" + crc_hex(frag).encode() + b"\n")
+        b64 = binascii.b2a_base64(body[i * _FRAG_BYTES : (i + 1) * _FRAG_BYTES], newline=False)  # type: ignore
+        rest = b'","f":%d,"i":%d,"k":%d,"t":"frag"}' % (frag_id, i, k)
+        # The canonical spelling of {"t":"frag","f":..,"i":..,"k":..,"d":..} (base64 is plain ASCII), its checksum
+        # taken piece by piece: the frame is the only copy of it.
+        crc = binascii.crc32(rest, binascii.crc32(b64, binascii.crc32(b'{"d":"')))
+        write(b'~{"d":"%s%s|%08x\n' % (b64, rest, crc))
     return out
 
 

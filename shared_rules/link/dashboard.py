@@ -29,7 +29,7 @@ class DashboardProtocol:
     state and BEFORE the ack goes out, with the ids to save together with that state (see done_ids).
     on_journal(cid, name, args), if given, is called there too, before on_applied: the command just applied, for
     a dashboard that journals commands (one appended line) instead of saving its whole state before each ack.
-    write(data) sends whole frames (one or several, each ending in a newline).
+    write(frame) sends one whole frame (bytes ending in a newline); a fragmented message is several calls in a row.
     """
 
     def __init__(self, device_id, firmware, get_snapshot, apply_command, write, on_applied=None, done=(),
@@ -69,7 +69,7 @@ class DashboardProtocol:
     def _send(self, msg, now_ms):
         self.seq += 1
         msg["n"] = self.seq
-        self.write(b"".join(codec.frames(msg, self.seq)))  # one write: fragments leave together
+        codec.frames(msg, self.seq, self.write)  # a write per frame, as each is made: no message-sized join
         self.last_tx = now_ms
 
     def hello(self, now_ms):

@@ -19,7 +19,7 @@ def encode(msg):
     than one frame (codec.frames fragments those)."""
     if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
         raise ValueError("a frame is an object with a 't' type")
-    body = codec.canonical(msg).encode()
+    body = codec.canonical(msg)
     frame = b"~" + body + b"|" + codec.crc_hex(body).encode() + b"\n"
     if len(frame) > codec.MAX_FRAME:
         raise ValueError("frame longer than %d bytes" % codec.MAX_FRAME)
@@ -113,7 +113,7 @@ class Session:
         if self.closed:
             return
         self.frag_id += 1
-        self.write(b"".join(codec.frames(msg, self.frag_id)))
+        self.write(b"".join(codec.frames(msg, self.frag_id)))  # one write: the transport queues it whole
         self.last_tx = now_ms
 
     def hi(self, now_ms):

@@ -38,7 +38,6 @@ class DashboardLink(DashboardProtocol):
     def __init__(self, get_snapshot, apply_command, on_applied=None, done=(), dev=None,
                  stdin=None, stdout=None, on_journal=None):
         self.stdin = stdin or sys.stdin.buffer
-        self.stdout = stdout or sys.stdout.buffer
         self.eof = False
         self.poller = select.poll()
         self.poller.register(stdin or sys.stdin, select.POLLIN)
@@ -53,15 +52,11 @@ class DashboardLink(DashboardProtocol):
                 import os
 
                 dev = os.getenv("F1_DASH_ID") or "unix-dashboard"  # type: ignore[attr-defined]
-        DashboardProtocol.__init__(self, dev, _FIRMWARE, get_snapshot, apply_command, self._write, on_applied,
+        # Frames go straight to the stream's write: MicroPython's stdout (USB on a Pico, a file descriptor on
+        # the unix port) buffers nothing, so there is nothing to flush and no method of our own to hold heap.
+        write = (stdout or sys.stdout.buffer).write
+        DashboardProtocol.__init__(self, dev, _FIRMWARE, get_snapshot, apply_command, write, on_applied,
                                    done, _now(), on_journal)  # type: ignore[arg-type]  # ticks: an int on the board
-
-    def _write(self, frame):
-        self.stdout.write(frame)
-        try:
-            self.stdout.flush()  # type: ignore[attr-defined]
-        except AttributeError:
-            pass
 
     def poll(self, timeout_ms=0):
         """Wait up to timeout_ms for input, handle every byte already there, then do timed work."""

@@ -33,9 +33,9 @@ def test_main_restarts_after_errors_and_lets_ctrl_c_through(tmp_path):
 
 
 # The run fails the way a small heap makes it fail: out of memory in a background task, whose frame holds the
-# app (and the app the board). Each run needs 12 KB for its board and 12 KB for its app in a 48 KB heap: the
-# retry gets its board only if nothing of the failed run is left.
-BIG_BOARD = "def make_board():\n    return bytearray(12000)\n"
+# app (and the app the board). Each run needs a 20 KB board in a 48 KB heap: two do not fit, so the retry gets
+# its board only if nothing of the failed run is left (neither main.py's reference nor asyncio's to the task).
+BIG_BOARD = "def make_board():\n    return bytearray(20000)\n"
 
 BIG_APP = """
 import asyncio, os
@@ -43,7 +43,7 @@ import asyncio, os
 class App:
     def __init__(self, board):
         self.board = board
-        self.cards = bytearray(12000)
+        self.cards = bytearray(2000)
 
 async def deal(app):
     await asyncio.sleep_ms(20)

@@ -51,8 +51,11 @@ class App:
         self.was_linked = -1
         self.led_on = -1
         done, events, applied, error = self.restore()  # before the link's hello, which carries the state
-        self.link = DashboardLink(self.car.snapshot, self._apply, on_journal=self._journal,
-                                  done=list(done) + [[cid, ""] for cid in applied])
+        done = list(done)
+        for cid in applied:
+            done.append([cid, ""])
+        self.link = DashboardLink(self.car.snapshot, self._apply, on_journal=self._journal, done=done)
+        self.linked = self.link.tablet_present  # what the screens ask: 1 while the tablet is there
         if events:
             self.link.restore_events(events)
         if applied or not self.gen:
@@ -119,7 +122,7 @@ class App:
     # ---- what the UI calls ----------------------------------------------------------------------------
     def changed(self, turn_end):
         """The car changed on the dashboard (a confirmed action): tell the tablet now; saved once the screen
-        shows it (see settle). The car changes only on confirmed actions (OK on a speed, a card, a corner,
+        shows it (see scan_buttons). The car changes only on confirmed actions (OK on a speed, a card, a corner,
         a lap, a turn's end), a handful per turn and never per UP/DOWN step, so each is saved at once: a power
         cut loses at most the press being handled."""
         self.dirty = 1
@@ -133,16 +136,13 @@ class App:
                 pass  # outbox full: the state frames still carry the change
 
     def solo(self):
-        """Standalone play's own dice and piles, loaded on first use (a tablet game never needs them)."""
+        """Standalone play's own dice and piles (firmware/solo.py), loaded on first use."""
         if self._solo is None:
             gc.collect()  # once: its code is placed in a clean heap, not among a press's garbage
-            from firmware.solo import Solo
+            from firmware import solo
 
-            self._solo = Solo()
+            self._solo = solo
         return self._solo
-
-    def linked(self):
-        return self.link.tablet_present()
 
     def beep(self, hz, ms):
         asyncio.create_task(self._beep(hz, ms))
@@ -179,13 +179,10 @@ class App:
             self.touched = 1
 
     def scan_buttons(self):
+        """The buttons, then what they or the tablet's commands changed: the player sees the result first, then it
+        goes to flash (before any other press or command is taken), then garbage is collected if the heap runs low
+        (never in the middle of a press: a collection takes a few ms)."""
         self.buttons.update(self.board.buttons(), time.ticks_ms())
-        self.settle()
-
-    def settle(self):
-        """After a press or a command: the player sees the result first, then it goes to flash (before any other
-        press or command is taken), then garbage is collected if the heap runs low (never in the middle of a press:
-        a collection takes a few ms)."""
         if self.touched:
             self.refresh()
         n = self.journal.count  # journaled commands are folded in on a turn's end, when many, or after a while
@@ -219,7 +216,7 @@ class App:
 
     async def run(self):
         # main.py collected every few KB while the modules loaded; from here on collections wait for the pauses
-        # between presses (settle, and the idle collection below): one in the middle of a press doubled its time.
+        # between presses (scan_buttons, and the idle collection below): one in the middle of a press doubled its time.
         gc.threshold(-1)
         gc.collect()
         self.gc_low = max(gc.mem_free() // 2, _GC_FREE_FLOOR)
@@ -227,7 +224,6 @@ class App:
         link = self.link
         tick_at = time.ticks_ms()
         while True:
-            self.scan_buttons()  # a press is saved before the link takes any command
             waiting = len(link.outbox)
             link.poll(0)
             if len(link.outbox) < waiting:
@@ -242,7 +238,7 @@ class App:
                 elif self.gc_due and time.ticks_diff(now, self.last_activity) >= _GC_IDLE_MS:
                     self.gc_due = 0
                     gc.collect()
-            self.settle()
+            self.scan_buttons()  # and the commands just taken shown and saved, before the next poll of the link
             await asyncio.sleep_ms(min(_POLL_MS, self.board.poll_ms))
 
 

@@ -34,6 +34,56 @@ _ERROR_MS = const(2500)
 _HAND_HIDE_MS = const(15000)  # the hand hides itself if the dashboard is left lying on the table
 
 
+# The longer texts (more than 10 characters), one a line, numbered by the names below it (see say). A string constant of
+# its own would be a heap object of ~72 bytes (shorter ones are interned, and cheap); a line here costs its length.
+_TEXTS = const("""\
+TABLE PLAYS
+NOT YOUR TURN
+MISS A MOVE
+CARD DEALT
+%d laps. Five tactic cards dealt.
+No more turns for this car.
+Pit card: this move is missed. %d more to miss.
+This move is missed. %d more to miss.
+Braking too hard: the car spins off. Speed 0.
+Move %d spaces forward.
+Take one corner at any speed.
+%d laps to go.
+Chequered flag!
+Card dealt: %s. %s
+Spun off! Speed 0.
+Tyre +%d, brake +%d.
+Safe speed.
+No penalty.
+""")
+_TABLE_PLAYS = const(0)
+_NOT_YOUR_TURN = const(1)
+_MISS_A_MOVE = const(2)
+_CARD_DEALT = const(3)
+_NEW_RACE = const(4)
+_NO_MORE_TURNS = const(5)
+_PIT_MISS = const(6)
+_MISS = const(7)
+_BRAKING_SPIN = const(8)
+_MOVE = const(9)
+_ANY_SPEED = const(10)
+_LAPS_TO_GO = const(11)
+_CHEQUERED = const(12)
+_DEALT = const(13)
+_SPUN = const(14)
+_WEAR = const(15)
+_SAFE = const(16)
+_NO_PENALTY = const(17)
+
+
+def say(n, table=_TEXTS):
+    """Line n of a table of texts: _TEXTS here, firmware/screens.py's own there."""
+    start = 0
+    for _ in range(n):
+        start = table.index("\n", start) + 1
+    return table[start : table.index("\n", start)]
+
+
 class Ui:
     def __init__(self, host, car):
         self.host = host
@@ -57,11 +107,6 @@ class Ui:
             self.choices = ("CORNER", "LAP CROSSED", "PIT STOP", "END TURN")
         self.mode = mode
         self.cursor = cursor
-
-    def fail(self, text, now):
-        self.error = text[:16]
-        self.error_until = time.ticks_add(now, _ERROR_MS)
-        self.host.beep(440, 80)
 
     def message(self, title, text, now, then=_MAIN, alarm=0):
         """Show a message until a key or a timeout; an alarm (a damaged save) waits for a key, and nothing else
@@ -103,9 +148,6 @@ class Ui:
         return (not self.carb and c.my_turn and not c.speed_set and c.speed <= charts.HOLD_SPEED
                 and (c.status == f1car.SPUN or c.status == f1car.PIT) and not self.host.linked())
 
-    def _after_move(self):
-        return _MAIN if self.host.linked() else _MENU
-
     # ---- buttons ---------------------------------------------------------------------------------------
     def on_button(self, key, event, now):
         """One button event; returns 1 if anything on screen may have changed."""
@@ -132,8 +174,13 @@ class Ui:
         if mode == _HAND:
             self.mode_until = time.ticks_add(now, _HAND_HIDE_MS)
         try:
-            if key == _CARD and (mode == _MAIN or mode == _MENU or mode == _SPEED):
-                self.open_hand(now)
+            if key == _CARD and (mode == _MAIN or mode == _MENU or mode == _SPEED):  # open the hand
+                if not self.car.hand:
+                    raise RuleError("ui", "NO CARDS")
+                self.back_to = _MAIN if mode == _SPEED else mode
+                self.choices = list(self.car.hand)
+                self.mode_until = time.ticks_add(now, _HAND_HIDE_MS)
+                self._go(_HAND)
             elif key == _OK:
                 self._ok(mode, now)
             elif mode == _MAIN:
@@ -151,7 +198,9 @@ class Ui:
             elif key == _BACK or (mode == _HAND and key == _CARD):
                 self._go(_MENU if mode == _CORNER else self.back_to if mode == _HAND else _MAIN)
         except RuleError as e:  # refused: nothing changed, say why
-            self.fail(str(e), now)
+            self.error = str(e)[:16]
+            self.error_until = time.ticks_add(now, _ERROR_MS)
+            self.host.beep(440, 80)
         return 1
 
     def _ok(self, mode, now):
@@ -162,11 +211,11 @@ class Ui:
             if c.my_turn and not c.speed_set:
                 self.open_speed(0)
             elif c.my_turn and host.linked():
-                raise RuleError("ui", "TABLE PLAYS")
+                raise RuleError("ui", say(_TABLE_PLAYS))
             elif c.my_turn:
                 self._go(_MENU)
             elif host.linked():
-                raise RuleError("ui", "NOT YOUR TURN")
+                raise RuleError("ui", say(_NOT_YOUR_TURN))
             else:
                 self._start_turn(now)
         elif mode == _SPEED:
@@ -182,20 +231,12 @@ class Ui:
         elif mode == _SETUP:
             host.solo().new_race(c, self.choices[self.cursor])
             host.changed(1)
-            self.message("NEW RACE", "%d laps. Five tactic cards dealt." % c.laps, now)
+            self.message("NEW RACE", say(_NEW_RACE) % c.laps, now)
         elif mode == _WAIT:
             c.hold(self.choices[self.cursor])
             f1car.apply_command(c, "turn", {"on": 0})  # a blocked car does nothing more this turn
             host.changed(1)
             self._go(_MAIN)
-
-    def open_hand(self, now):
-        if not self.car.hand:
-            raise RuleError("ui", "NO CARDS")
-        self.back_to = self.mode if self.mode != _SPEED else _MAIN
-        self.choices = list(self.car.hand)
-        self.mode_until = time.ticks_add(now, _HAND_HIDE_MS)
-        self._go(_HAND)
 
     def open_speed(self, carb):
         self.carb = carb
@@ -208,9 +249,9 @@ class Ui:
         if plays:
             self.open_speed(0)
         elif c.status == f1car.FINISHED or c.status == f1car.OUT:
-            self.message("RACE OVER", "No more turns for this car.", now)
+            self.message("RACE OVER", say(_NO_MORE_TURNS), now)
         else:
-            self.message("MISS A MOVE", "Pit card: this move is missed. %d more to miss." % c.miss, now)
+            self.message(say(_MISS_A_MOVE), say(_PIT_MISS) % c.miss, now)
 
     def _set_speed(self, v, now):
         card = cards.CARBURETTOR if self.carb else None
@@ -220,10 +261,11 @@ class Ui:
         if card:
             args["card"] = card
         self.host.post("speed", args)
+        then = _MAIN if self.host.linked() else _MENU  # standalone, the move goes on in the menu
         if cost[2]:
-            self.message("SPUN OFF", "Braking too hard: the car spins off. Speed 0.", now, self._after_move())
+            self.message("SPUN OFF", say(_BRAKING_SPIN), now, then)
         else:
-            self._go(self._after_move())
+            self._go(then)
 
     def _play(self, code, now):
         self.car.check_card(code)
@@ -234,10 +276,10 @@ class Ui:
         self.host.changed(0)
         self.host.post("card", {"card": code})
         if spaces:
-            text = "Move %d spaces forward." % spaces
+            text = say(_MOVE) % spaces
         else:
-            text = "Take one corner at any speed."
-        self.message(cards.TACTIC_NAMES[code].upper()[:16], text, now, self._after_move())
+            text = say(_ANY_SPEED)
+        self.message(cards.TACTIC_NAMES[code].upper()[:16], text, now, _MAIN if self.host.linked() else _MENU)
 
     def _menu(self, item, now):
         """The move menu: CORNER, LAP CROSSED, PIT STOP, END TURN."""
@@ -250,9 +292,9 @@ class Ui:
             left = f1car.apply_command(c, "lap", {})
             self.host.changed(0)
             if left:
-                self.message("LAP", "%d laps to go." % left, now, _MENU)
+                self.message("LAP", say(_LAPS_TO_GO) % left, now, _MENU)
             else:
-                self.message("FINISHED", "Chequered flag!", now, _MENU)
+                self.message("FINISHED", say(_CHEQUERED), now, _MENU)
         elif item == 2:
             n = len(c.hand)
             code = self.host.solo().pit(c)
@@ -261,7 +303,7 @@ class Ui:
             text = cards.PIT_CARDS[code][4]
             if len(c.hand) > n:  # New Instructions: name the card dealt (the hand stays hidden)
                 title = text[: text.find(".")].upper()
-                text = "Card dealt: %s. %s" % (cards.TACTIC_NAMES[c.hand[-1]], text[text.rfind(". ") + 2 :])
+                text = say(_DEALT) % (cards.TACTIC_NAMES[c.hand[-1]], text[text.rfind(". ") + 2 :])
             self.message(title, text, now, _MENU)
         else:
             f1car.apply_command(c, "turn", {"on": 0})
@@ -271,13 +313,13 @@ class Ui:
     def show_penalty(self, case, dice, pen, now, then):
         title = "DICE %d+%d" % (dice[0], dice[1]) if dice else "CORNER"
         if pen[0]:
-            text = "Spun off! Speed 0."
+            text = say(_SPUN)
         elif pen[1] or pen[2]:
-            text = "Tyre +%d, brake +%d." % (pen[1], pen[2])
+            text = say(_WEAR) % (pen[1], pen[2])
         elif case == charts.SAFE:
-            text = "Safe speed."
+            text = say(_SAFE)
         else:
-            text = "No penalty."
+            text = say(_NO_PENALTY)
         self.message(title, text, now, then)
 
     # ---- the tablet --------------------------------------------------------------------------------
@@ -294,11 +336,11 @@ class Ui:
             if code in cards.PIT_CARDS:
                 self.message("PIT CARD", cards.PIT_CARDS[code][4], now)
         elif name == "deal":
-            self.message("CARD DEALT", cards.TACTIC_NAMES.get(str(get("card")), "?"), now)
+            self.message(say(_CARD_DEALT), cards.TACTIC_NAMES.get(str(get("card")), "?"), now)
         elif name == "turn" and get("on") and self.car.my_turn and self.mode == _MAIN:
             self.open_speed(0)
         elif name == "turn" and get("on") and not self.car.my_turn:
-            self.message("MISS A MOVE", "This move is missed. %d more to miss." % self.car.miss, now)
+            self.message(say(_MISS_A_MOVE), say(_MISS) % self.car.miss, now)
         elif name == "sync" or (name == "turn" and not get("on")):
             if self.mode != _MESSAGE:
                 self._go(_MAIN)

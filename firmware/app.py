@@ -51,7 +51,6 @@ class App:
         self.was_linked = -1
         self.led_on = -1
         done, events, applied, error = self.restore()  # before the link's hello, which carries the state
-        done = list(done)
         for cid in applied:
             done.append([cid, ""])
         self.link = DashboardLink(self.car.snapshot, self._apply, on_journal=self._journal, done=done)
@@ -76,7 +75,7 @@ class App:
         Returns (done ids, unacknowledged events, ids of the journaled commands applied, the damage or None)."""
         path = self.board.state_path
         data, error = store.load(path)
-        done = events = ()
+        done, events = [], []
         if data is not None:
             try:
                 car = f1car.Car.from_snapshot(store.check(data, "car", dict))
@@ -86,7 +85,7 @@ class App:
                 gen = data.get("gen", 0)
                 self.gen = gen if isinstance(gen, int) else 0
             except (RuleError, store.StoreError) as e:
-                done = events = ()
+                done, events = [], []
                 error = "SAVE DAMAGED: %s" % e
                 try:
                     os.rename(path, path + ".bad")

@@ -3,95 +3,137 @@
 # so the two can never disagree on a rule. Every method checks everything before it changes anything.
 
 from shared_rules.errors import RuleError
-from shared_rules.f1 import cards
-from shared_rules.f1.charts import (
-    BRAKE_MAX,
-    MAX_SPEED,
-    STEP,
-    TYRE_MAX,
-    ALL_VARIANTS,
-)
-
-from shared_rules.f1.status import RACING, SPUN, PIT, FINISHED, OUT, STATUSES  # noqa: F401  (re-exported)
-from shared_rules.f1.car_speed import CarSpeed
-from shared_rules.f1.car_state import MAX_HAND, MAX_LAPS
+from shared_rules.f1 import cards, charts
+from shared_rules.f1.car_state import CarState, RACING, SPUN, PIT, FINISHED, OUT
+from shared_rules.f1.car_state import MAX_LAPS, STATUSES  # noqa: F401  (re-exported)
 
 
-# Snapshot keys holding plain integers, and the highest value of each (the lowest is 0; laps, at least 1, is
-# checked apart). Two flat tuples: seventeen (name, low, high) tuples cost about 1 KB more of a Pico's heap.
-_INT_FIELDS = ("laps", "laps_left", "speed", "tyre", "brake", "miss", "cap", "fixed", "special", "rules", "my_turn",
-               "speed_set", "rolled", "card_used", "superb", "lap_done", "start_speed")
-_INT_MAX = (MAX_LAPS, MAX_LAPS, MAX_SPEED, TYRE_MAX, BRAKE_MAX, 9, MAX_SPEED, MAX_SPEED, 1, ALL_VARIANTS, 1, 1, 1, 1, 1,
-            1, MAX_SPEED)
-
-
-class Car(CarSpeed):
-    """One car. Its state, wear and tactic cards are in CarState, speed rules in CarSpeed:
-    small modules, because a Pico compiles each one in its own little heap."""
-
-    # ---- snapshot -------------------------------------------------------------------------------
-
-    def snapshot(self):
-        d = {"status": self.status, "hand": list(self.hand)}
-        for name in _INT_FIELDS:
-            d[name] = getattr(self, name)
-        return d
-
-    @classmethod
-    def from_snapshot(cls, d):
-        """Rebuild a car from a snapshot, refusing anything a real dashboard could never show."""
-        if not isinstance(d, dict):
-            raise RuleError("snapshot", "snapshot must be a mapping")
-        hand = d.get("hand")
-        bad = None  # the first thing wrong, named in one message (one message string costs less heap than five)
-        for i, name in enumerate(_INT_FIELDS):
-            v = d.get(name)
-            hi = _INT_MAX[i]
-            # The fields that go up to MAX_SPEED are the speeds: they also move in steps of 20.
-            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= hi or hi == MAX_SPEED and v % STEP:
-                bad = name
-                break
-        else:
-            # (rules in 0..ALL_VARIANTS has no unknown variant bit.)
-            if not 1 <= d["laps"] or d["laps_left"] > d["laps"]:
-                bad = "laps"
-            elif d.get("status") not in STATUSES:
-                bad = "status"
-            elif not isinstance(hand, list) or len(hand) > MAX_HAND:
-                bad = "hand"
-            else:
-                for c in hand:
-                    if c not in cards.TACTIC_TIMING:
-                        bad = "card"
-        if bad:
-            raise RuleError("snapshot", "bad %s in snapshot" % bad)
-        car = cls(d["laps"], d["rules"])
-        for name in _INT_FIELDS:
-            setattr(car, name, d[name])
-        car.status = d["status"]
-        car.hand = list(d["hand"])  # checked above (pyright cannot follow the for-else)
-        return car
+class Car(CarState):
+    """One car. Its state, snapshot, turns and tactic cards are in CarState; the speed and table rules here."""
 
     def copy(self):
         return Car.from_snapshot(self.snapshot())
 
-    def replace_with(self, other):
-        for name in _INT_FIELDS:
-            setattr(self, name, getattr(other, name))
-        self.status = other.status
-        self.hand = list(other.hand)
+    # ---- setting the speedometer: at the start of a turn, while waiting blocked, when blocked ----
 
-    # ---- speed at the start of a turn -----------------------------------------------------------
+    def highest_speed(self, carb=0):
+        """The highest speed this car may set now: +60, or the spin restart limit, or a pit start."""
+        if carb:
+            return charts.CARB_SPEED if charts.CARB_SPEED > self.speed else self.speed
+        if self.fixed:
+            return self.fixed
+        top = self.speed + charts.MAX_INCREASE
+        if self.cap and top > self.cap:
+            top = self.cap
+        return charts.MAX_SPEED if top > charts.MAX_SPEED else top
+
+    def speed_choices(self, carb=0):
+        """Every speed the player may dial now, ascending. Reductions that would spin are included:
+        the dashboard previews the spin and the player decides."""
+        if carb:
+            return list(range(self.speed + charts.STEP, self.highest_speed(carb) + 1, charts.STEP))
+        if self.fixed:
+            return [self.fixed]
+        return list(range(0, self.highest_speed() + 1, charts.STEP))
+
+    def braking_cost(self, new_speed):
+        """Preview of a speed change: (brake points, tyre points, spins)."""
+        return charts.braking_cost(self.speed - new_speed, self.tyre, self.brake, self.rules)
+
+    def set_speed(self, v, card=None):
+        """The player's speed for this turn. With card="GC", Good Carburettor lifts the limit to 120.
+        Returns the braking cost paid: (brake, tyre, spins)."""
+        self._check_my_turn()
+        if self.speed_set:
+            raise RuleError("speed", "speed already set this turn")
+        carb = 0
+        if card is not None:
+            if card != cards.CARBURETTOR:
+                raise RuleError("card", "only Good Carburettor is played with the speed")
+            self.check_card(card)
+            carb = 1
+        if not charts.valid_speed(v):
+            raise RuleError("speed", "speed must be 0 to 160 in steps of 20")
+        if self.fixed and not carb and v != self.fixed:
+            raise RuleError("speed", "pit card: starting speed is %d" % self.fixed)
+        if carb and v <= self.speed:
+            raise RuleError("card", "Good Carburettor is for accelerating")
+        if v > self.highest_speed(carb):
+            if self.cap and not carb and v <= self.speed + charts.MAX_INCREASE:
+                raise RuleError("speed", "after a spin: at most %d" % self.cap)
+            raise RuleError("speed", "at most +60 per turn" if not carb else "Good Carburettor: at most 120")
+        cost = self.braking_cost(v)
+        if carb:
+            self.hand.remove(card)
+            self.card_used = 1
+        self.start_speed = self.speed
+        self.speed_set = 1
+        self.fixed = 0
+        self.cap = 0
+        # The braking cost is paid like a corner penalty.
+        if cost[2]:
+            self.penalty(1, 0, 0)
+        else:
+            self.speed = v
+            self.penalty(0, cost[1], cost[0])
+            if v and (self.status == SPUN or self.status == PIT):
+                self.status = RACING  # moving off the spin-off point or out of the pit
+        return cost
+
+    def hold(self, v):
+        """Blocked in the pit or on a spin-off point: dial up to 60 without moving."""
+        self._check_my_turn()
+        if self.speed_set:
+            raise RuleError("speed", "speed already set this turn")
+        if self.status != SPUN and self.status != PIT:
+            raise RuleError("status", "only a car in the pit or spun off can wait")
+        if not charts.valid_speed(v) or v < self.speed or v > charts.HOLD_SPEED:
+            raise RuleError("speed", "waiting: speed up to 60")
+        self.start_speed = self.speed
+        self.speed = v
+        self.speed_set = 1
+        self.fixed = 0
+        self.cap = 0
+
+    def force_speed(self, v):
+        """Blocking: the speedometer brought to the blocker's speed. Returns the braking cost."""
+        self._check_my_turn()
+        if not charts.valid_speed(v):
+            raise RuleError("speed", "speed must be 0 to 160 in steps of 20")
+        if not self.speed_set or self.status != RACING:
+            raise RuleError("status", "only a moving car is blocked")
+        if v > self.speed and v - self.start_speed > charts.MAX_INCREASE:
+            raise RuleError("speed", "at most +60 per turn")
+        cost = self.braking_cost(v)
+        if cost[2]:
+            self.penalty(1, 0, 0)  # "placed on the outside of the track opposite the point at which it is standing"
+        else:
+            self.speed = v
+            self.penalty(0, cost[1], cost[0])
+        return cost
+
+    # ---- what the table does to the car ---------------------------------------------------------
 
     def penalty(self, spins, tyre, brake):
-        """A corner or blocking outcome resolved by the table."""
-        if spins not in (0, 1) or not 0 <= tyre <= TYRE_MAX or not 0 <= brake <= BRAKE_MAX:
+        """A corner or blocking outcome resolved by the table (and the braking cost of a speed change)."""
+        if spins not in (0, 1) or not 0 <= tyre <= charts.TYRE_MAX or not 0 <= brake <= charts.BRAKE_MAX:
             raise RuleError("penalty", "impossible penalty")
         self._check_my_turn()
+        rules = self.rules
         if spins:
-            self.spin()
-        else:
-            self._wear(tyre, brake)
+            # Spun off: speed to zero, gauges unchanged, next turn at most 60.
+            # Variant: the car "re-enters the track ... at a speed of 20", so it may then reach 80.
+            self.speed = charts.STEP if rules & charts.RESTART_80 else 0
+            self.status = SPUN
+            self.superb = 0
+            self.cap = 80 if rules & charts.RESTART_80 else charts.SPIN_RESTART
+            return
+        # A corner penalty that would pass a gauge's maximum stops at it (see docs/rules.md).
+        self.tyre = min(charts.TYRE_MAX, self.tyre + tyre)
+        self.brake = min(charts.BRAKE_MAX, self.brake + brake)
+        if rules & charts.WORN_OUT and self.tyre == charts.TYRE_MAX and self.brake == charts.BRAKE_MAX:
+            self.status = OUT
+            self.speed = 0
 
     def lap(self):
         """The car landed on or crossed the finish line."""
@@ -132,31 +174,6 @@ class Car(CarSpeed):
         self.fixed = start
         self.special = special
 
-    # ---- turns ----------------------------------------------------------------------------------
-
-    def start_turn(self):
-        """Returns 1 if the car plays this turn, 0 if it misses it (pit card) or cannot move."""
-        if self.my_turn:
-            raise RuleError("turn", "turn already started")
-        if self.status == FINISHED or self.status == OUT:
-            return 0
-        self.speed_set = 0
-        self.rolled = 0
-        self.card_used = 0
-        self.superb = 0
-        self.lap_done = 0
-        self.start_speed = self.speed
-        if self.miss:
-            self.miss -= 1
-            return 0
-        self.my_turn = 1
-        return 1
-
-    def end_turn(self):
-        self._check_my_turn()
-        self.my_turn = 0
-        self.superb = 0
-
 
 # ---- commands the tablet sends to a dashboard, applied through the car's own rules ------------------------
 # (Here rather than in a module of their own: a module costs a Pico ~0.4 KB of heap and three qstrs.)
@@ -180,10 +197,12 @@ def apply_command(car, name, args):
     if name == "pen":
         _int_arg(args, "dice", 0, 66)
         return car.penalty(
-            _int_arg(args, "spin", 0, 1), _int_arg(args, "tyre", 0, TYRE_MAX), _int_arg(args, "brake", 0, BRAKE_MAX)
+            _int_arg(args, "spin", 0, 1),
+            _int_arg(args, "tyre", 0, charts.TYRE_MAX),
+            _int_arg(args, "brake", 0, charts.BRAKE_MAX),
         )
     if name == "speed":
-        return car.force_speed(_int_arg(args, "v", 0, MAX_SPEED))
+        return car.force_speed(_int_arg(args, "v", 0, charts.MAX_SPEED))
     if name == "deal":
         return car.take_card(args.get("card"))
     if name == "take":

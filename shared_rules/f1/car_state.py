@@ -1,14 +1,32 @@
-# The gauges and turn flags of one car, the two things that happen to them everywhere (wear and spins), and its
-# hand of tactic cards. (Cards were a module of their own; one module less saves a Pico ~0.4 KB of heap.)
+# The gauges and turn flags of one car, where it stands in the race, its hand of tactic cards, its turns and its
+# snapshot (the saved file and the wire). The speed and table rules are in car.py. (Two modules, not one: a Pico
+# given .py files compiles each module in one go, and the whole car does not compile in 64 KB.)
 
 from shared_rules.errors import RuleError
-from shared_rules.f1 import cards
-# charts.X rather than importing each name: each name imported is one more entry in this module's dict.
-from shared_rules.f1 import charts
-from shared_rules.f1.status import RACING, SPUN, OUT, FINISHED
+from shared_rules.f1 import cards, charts
 
-MAX_LAPS = 10
-MAX_HAND = 40
+try:
+    from micropython import const  # _UNDERSCORE constants vanish at compile time: no name, no dict entry
+except ImportError:  # CPython: const(x) is just the int x
+    const = int
+
+# Where a car stands in the race (re-exported by status.py: defined here, the dashboard loads one module less).
+RACING = "racing"
+SPUN = "spun"  # on a spin-off point (or beside the track after a forced braking spin)
+PIT = "pit"
+FINISHED = "finished"
+OUT = "out"  # only with the WORN_OUT variant
+STATUSES = (RACING, SPUN, PIT, FINISHED, OUT)
+
+MAX_LAPS = const(10)
+_MAX_HAND = const(40)
+
+# Snapshot keys holding plain integers, and the highest value of each (the lowest is 0; laps, at least 1, is
+# checked apart). A tuple of names and a bytes of limits: seventeen (name, low, high) tuples cost ~1 KB more.
+_INT_FIELDS = ("laps", "laps_left", "speed", "tyre", "brake", "miss", "cap", "fixed", "special", "rules", "my_turn",
+               "speed_set", "rolled", "card_used", "superb", "lap_done", "start_speed")
+_INT_MAX = bytes((MAX_LAPS, MAX_LAPS, charts.MAX_SPEED, charts.TYRE_MAX, charts.BRAKE_MAX, 9, charts.MAX_SPEED,
+                  charts.MAX_SPEED, 1, charts.ALL_VARIANTS, 1, 1, 1, 1, 1, 1, charts.MAX_SPEED))
 
 
 class CarState:
@@ -38,33 +56,91 @@ class CarState:
         self.lap_done = 0  # the line was crossed this turn (a pit stop then does not count it again)
         self.start_speed = 0  # the speedometer when this turn began (the block's +60 is measured from it)
 
+    # ---- snapshot -------------------------------------------------------------------------------
+
+    def snapshot(self):
+        d = {"status": self.status, "hand": list(self.hand)}
+        for name in _INT_FIELDS:
+            d[name] = getattr(self, name)
+        return d
+
+    @classmethod
+    def from_snapshot(cls, d):
+        """Rebuild a car from a snapshot, refusing anything a real dashboard could never show."""
+        if not isinstance(d, dict):
+            raise RuleError("snapshot", "snapshot must be a mapping")
+        hand = d.get("hand")
+        bad = None  # the first thing wrong, named in one message (one message string costs less heap than five)
+        for i, name in enumerate(_INT_FIELDS):
+            v = d.get(name)
+            hi = _INT_MAX[i]
+            # The fields that go up to MAX_SPEED are the speeds: they also move in steps of 20.
+            if (not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= hi
+                    or hi == charts.MAX_SPEED and v % charts.STEP):
+                bad = name
+                break
+        else:
+            # (rules in 0..ALL_VARIANTS has no unknown variant bit.)
+            if not 1 <= d["laps"] or d["laps_left"] > d["laps"]:
+                bad = "laps"
+            elif d.get("status") not in STATUSES:
+                bad = "status"
+            elif not isinstance(hand, list) or len(hand) > _MAX_HAND:
+                bad = "hand"
+            else:
+                for c in hand:
+                    if c not in cards.TACTIC_TIMING:
+                        bad = "card"
+        if bad:
+            raise RuleError("snapshot", "bad %s in snapshot" % bad)
+        car = cls(d["laps"], d["rules"])
+        for name in _INT_FIELDS:
+            setattr(car, name, d[name])
+        car.status = d["status"]
+        car.hand = list(d["hand"])  # checked above (pyright cannot follow the for-else)
+        return car
+
+    def replace_with(self, other):
+        for name in _INT_FIELDS:
+            setattr(self, name, getattr(other, name))
+        self.status = other.status
+        self.hand = list(other.hand)
+
+    # ---- turns ----------------------------------------------------------------------------------
+
+    def start_turn(self):
+        """Returns 1 if the car plays this turn, 0 if it misses it (pit card) or cannot move."""
+        if self.my_turn:
+            raise RuleError("turn", "turn already started")
+        if self.status == FINISHED or self.status == OUT:
+            return 0
+        self.speed_set = 0
+        self.rolled = 0
+        self.card_used = 0
+        self.superb = 0
+        self.lap_done = 0
+        self.start_speed = self.speed
+        if self.miss:
+            self.miss -= 1
+            return 0
+        self.my_turn = 1
+        return 1
+
     def _check_my_turn(self):
         # A car that finishes or drops out during its turn still ends that turn itself.
         if not self.my_turn:
             raise RuleError("turn", "not your turn")
 
-    # ---- what the table does to the car ----------------------------------------------------------
-
-
-    def _wear(self, tyre, brake):
-        # A corner penalty that would pass a gauge's maximum stops at it (see docs/rules.md).
-        self.tyre = min(charts.TYRE_MAX, self.tyre + tyre)
-        self.brake = min(charts.BRAKE_MAX, self.brake + brake)
-        if self.rules & charts.WORN_OUT and self.tyre == charts.TYRE_MAX and self.brake == charts.BRAKE_MAX:
-            self.status = OUT
-            self.speed = 0
-
-    def spin(self):
-        """Spun off: speed to zero, gauges unchanged, next turn at most 60."""
-        # Variant: the car "re-enters the track ... at a speed of 20", so it may then reach 80.
-        self.speed = charts.STEP if self.rules & charts.RESTART_80 else 0
-        self.status = SPUN
+    def end_turn(self):
+        self._check_my_turn()
+        self.my_turn = 0
         self.superb = 0
-        self.cap = 80 if self.rules & charts.RESTART_80 else charts.SPIN_RESTART
 
     # ---- tactic cards ---------------------------------------------------------------------------
 
-    def _check_card_in_hand(self, code):
+    def check_card(self, code):
+        """Raises RuleError if the card cannot be played now (Good Carburettor goes with set_speed)."""
+        self._check_my_turn()
         if code not in cards.TACTIC_TIMING:
             raise RuleError("card", "unknown card")
         if code not in self.hand:
@@ -73,11 +149,6 @@ class CarState:
             raise RuleError("card", "one tactic card per turn")
         if self.rolled:
             raise RuleError("card", "no card after a penalty roll")
-
-    def check_card(self, code):
-        """Raises RuleError if the card cannot be played now (Good Carburettor goes with set_speed)."""
-        self._check_my_turn()
-        self._check_card_in_hand(code)
         timing = cards.TACTIC_TIMING[code]
         if timing == cards.AT_START:
             if self.speed_set:
@@ -104,6 +175,7 @@ class CarState:
     def take_card(self, code):
         if code not in cards.TACTIC_TIMING:
             raise RuleError("card", "unknown card")
-        if len(self.hand) >= MAX_HAND:
+        if len(self.hand) >= _MAX_HAND:
             raise RuleError("card", "hand is full")
         self.hand.append(code)
+

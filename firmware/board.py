@@ -15,14 +15,19 @@ WIDTH = 128
 HEIGHT = 64
 PAGES = HEIGHT // 8  # SSD1306 pages: 8 pixel rows each, 128 bytes (MONO_VLSB)
 
-
-def is_pico():
-    return sys.platform == "rp2"
+# What both boards offer (board_pico.Board, board_host.Board):
+#   buf, fb            the framebuffer's bytes and the framebuf.FrameBuffer drawing into them
+#   pages              one memoryview of buf per page, made once: display.py compares them, send_pages() sends them
+#   send_pages(mask)   put the pages whose bit is set on the panel
+#   buttons()          bit i set while BUTTONS[i] is held down
+#   led(on), tone(hz)  the turn LED, the piezo (0 = off)
+#   emit(line), viewer, serve(app), wait_viewer(ms)   the host's viewer channel (nothing on a Pico)
+#   state_path, poll_ms, debounce_ms
 
 
 def make_board():
     """The board this firmware runs on."""
-    if is_pico():
+    if sys.platform == "rp2":
         import firmware.board_pico as impl
     else:
         import firmware.board_host as impl

@@ -32,16 +32,8 @@ _ENV_ID = const("F1_DASH_ID")  # the dashboard id, as firmware/link.py reads it 
 _AF_UNIX = const(1)
 
 
-def _sockaddr(path):
-    # struct sockaddr_un on Linux: a native-endian 16-bit family, then the NUL-terminated path.
-    return bytes((_AF_UNIX, 0)) + path.encode() + b"\x00"
-
-
 def _button_bit(name):
-    try:
-        return 1 << b.BUTTONS.index(name)
-    except ValueError:
-        return 0
+    return 1 << b.BUTTONS.index(name) if name in b.BUTTONS else 0
 
 
 async def _readable(s):
@@ -50,7 +42,6 @@ async def _readable(s):
 
 
 class Board:
-    name = "host"
     viewer = 1  # the viewer channel wants state lines too
     poll_ms = 5  # button scan period
     debounce_ms = 5
@@ -59,62 +50,47 @@ class Board:
         self.buf = bytearray(b.WIDTH * b.PAGES)
         self.fb = framebuf.FrameBuffer(self.buf, b.WIDTH, b.HEIGHT, framebuf.MONO_VLSB)
         mv = memoryview(self.buf)
-        self._pages = [mv[p * b.WIDTH : (p + 1) * b.WIDTH] for p in range(b.PAGES)]
+        self.pages = []
+        for p in range(b.PAGES):
+            self.pages.append(mv[p * b.WIDTH : (p + 1) * b.WIDTH])
         self.state_path = os.getenv(_ENV_STATE) or "f1dash-state.json"
-        self._levels = 0
+        self.levels = 0  # bit i: BUTTONS[i] held down, as the viewer's lines left it
         for name in (os.getenv(_ENV_HELD) or "").split(","):
-            self._levels |= _button_bit(name.strip())
-        self._path = os.getenv(_ENV_UI)
+            self.levels |= _button_bit(name.strip())
         self._client = None
         self._frame = 0
-        self._handled = 0
+        self._frame_us = 0  # when the last frame went out
         self._last_edge = time.ticks_ms()
-        self._frame_us = 0
-        self._press_us = -1
-        self._led = 0
-        self._tone = 0
 
-    def unique_id(self):
-        return os.getenv(_ENV_ID) or "host"
-
-    # --- buttons -------------------------------------------------------------------------------------
     def buttons(self):
-        """Bit i set while BUTTONS[i] is held down."""
-        return self._levels
+        return self.levels
 
-    # --- screen ----------------------------------------------------------------------------------------
     def send_pages(self, mask):
         self._frame += 1
         self._frame_us = time.ticks_us()
         if self._client is None:
-            return
+            return  # nobody to show it to: not even the hex text is made
         for p in range(b.PAGES):
             if mask & (1 << p):
-                self._send(b"G %d %s\n" % (p, binascii.hexlify(self._pages[p])))
-        self._send(b"F %d\n" % self._frame)
+                self.emit(b"G %d %s\n" % (p, binascii.hexlify(self.pages[p])))
+        self.emit("F %d\n" % self._frame)
 
-    def contrast(self, level):
-        pass
-
-    # --- LED and piezo -----------------------------------------------------------------------------------
+    # The board's own lines are str: a MicroPython str is a buffer of its bytes, and a str constant costs a
+    # quarter of a bytes one (an interned string instead of an object of its own).
     def led(self, on):
-        self._led = 1 if on else 0
-        self.emit(b"L %d\n" % self._led)
+        self.emit("L %d\n" % (1 if on else 0))
 
     def tone(self, hz):
-        self._tone = hz
-        self.emit(b"B %d\n" % hz)
+        self.emit("B %d\n" % hz)
 
     # --- the channel ---------------------------------------------------------------------------------------
     def emit(self, line):
+        """Send one line (bytes or str) to the viewer, if there is one."""
         if self._client is not None:
-            self._send(line)
-
-    def _send(self, data):
-        try:
-            self._client.write(data)  # type: ignore
-        except OSError:
-            self._drop()
+            try:
+                self._client.write(line)
+            except OSError:
+                self._drop()
 
     def _drop(self):
         if self._client is not None:
@@ -126,76 +102,73 @@ class Board:
 
     async def wait_viewer(self, ms):
         """Give a viewer up to `ms` to connect (the self-test's light show is for someone to see)."""
-        while self._path and self._client is None and ms > 0:
+        while os.getenv(_ENV_UI) and self._client is None and ms > 0:
             await asyncio.sleep_ms(10)
             ms -= 10
 
     async def serve(self, app):
         """Accept viewer clients and feed their button lines to the app; returns at once without $F1DASH_UI."""
-        if not self._path:
+        path = os.getenv(_ENV_UI)
+        if not path:
             return
         try:
-            os.remove(self._path)  # a socket file left by a previous (killed) run
+            os.remove(path)  # a socket file left by a previous (killed) run
         except OSError:
             pass
         ls = socket.socket(_AF_UNIX, socket.SOCK_STREAM)
-        ls.bind(_sockaddr(self._path))
+        # struct sockaddr_un on Linux: a native-endian 16-bit family, then the NUL-terminated path.
+        ls.bind(("\x01\x00%s\x00" % path).encode())  # family 1 (_AF_UNIX), little-endian
         ls.listen(2)
         while True:
             await _readable(ls)
             conn, _ = ls.accept()
             self._drop()
             self._client = conn
-            self._handled = 0
             asyncio.create_task(self._read_client(conn, app))
 
     async def _read_client(self, conn, app):
-        self._send(b"H %s %d %d\n" % (self.unique_id().encode(), b.WIDTH, b.HEIGHT))
+        self.emit("H %s %d %d\n" % (os.getenv(_ENV_ID) or "host", b.WIDTH, b.HEIGHT))
         app.resend()
+        handled = 0
         while self._client is conn:
             await _readable(conn)
             try:
                 line = conn.readline()
             except OSError:
-                line = b""
+                line = None
             if not line:
                 if self._client is conn:
                     self._drop()
                 return
-            self._press_us = -1
-            await self._handle(line.strip(), app)
-            self._handled += 1
-            self.emit(b"A %d %d\n" % (self._handled, self._press_us))
+            try:
+                parts = line.decode().split()
+            except UnicodeError:
+                parts = []  # not ASCII: not a line of ours, nothing happens
+            op = parts[0] if parts else ""
+            bit = _button_bit(parts[1]) if len(parts) > 1 else 0
+            us = -1
+            if op == "Q":
+                app.resend()
+            elif bit:
+                if op == "P" or op == "T":
+                    us = await self._edge(bit, 1, app)
+                if op == "R" or op == "T":  # a tap: the release follows the press
+                    us = await self._edge(bit, 0, app)
+            handled += 1
+            self.emit("A %d %d\n" % (handled, us))
 
-    async def _handle(self, line, app):
-        parts = line.split()
-        if not parts:
-            return
-        op = parts[0]
-        bit = _button_bit(parts[1].decode()) if len(parts) > 1 else 0
-        if op == b"Q":
-            app.resend()
-        elif op == b"P" and bit:
-            await self._set(bit, 1, app)
-        elif op == b"R" and bit:
-            await self._set(bit, 0, app)
-        elif op == b"T" and bit:
-            await self._set(bit, 1, app)
-            await self._set(bit, 0, app)
-
-    async def _set(self, bit, down, app):
+    async def _edge(self, bit, down, app):
+        """Press or release one button and let the app scan it; returns the time from the edge to the frame it
+        drew, in us (-1: no frame)."""
         # Edges closer together than the debounce time would be ignored as contact bounce, as on the
         # real board: space them out so that every line of the client counts.
         wait = self.debounce_ms + 1 - time.ticks_diff(time.ticks_ms(), self._last_edge)
         if wait > 0:
             await asyncio.sleep_ms(wait)
-        if down:
-            self._levels |= bit
-        else:
-            self._levels &= ~bit
+        self.levels = self.levels | bit if down else self.levels & ~bit
         self._last_edge = time.ticks_ms()
         frame = self._frame
         t0 = time.ticks_us()
         app.scan_buttons()
-        # time from the button edge to its frame out (the state frame to the link is written before it)
-        self._press_us = time.ticks_diff(self._frame_us, t0) if self._frame != frame else -1
+        # (the state frame to the link is written before the screen's frame)
+        return time.ticks_diff(self._frame_us, t0) if self._frame != frame else -1

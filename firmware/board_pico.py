@@ -27,7 +27,7 @@ class Board:
         self.buf = self.oled.buffer
         self.fb = self.oled  # SSD1306_I2C is a FrameBuffer over self.buf
         mv = memoryview(self.buf)
-        self._pages = [mv[p * b.WIDTH : (p + 1) * b.WIDTH] for p in range(b.PAGES)]
+        self.pages = [mv[p * b.WIDTH : (p + 1) * b.WIDTH] for p in range(b.PAGES)]
 
     def unique_id(self):
         return "".join("%02x" % x for x in machine.unique_id())
@@ -51,7 +51,7 @@ class Board:
                 o.write_cmd(0x22)  # page address
                 o.write_cmd(p)
                 o.write_cmd(p)
-                o.write_data(self._pages[p])
+                o.write_data(self.pages[p])
 
     def contrast(self, level):
         self.oled.contrast(level)

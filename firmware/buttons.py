@@ -4,27 +4,25 @@
 # from the press. One object scans all buttons from a bitmask of levels, so it allocates nothing per scan.
 import time
 
+from micropython import const
+
+_LONG_MS = const(800)  # held this long: LONG
+_REPEAT_DELAY_MS = const(450)  # auto-repeat starts this long after the press...
+_REPEAT_MS = const(120)  # ...and steps this often
+
 PRESS = 0  # the button went down
 RELEASE = 1  # the button came up
-LONG = 2  # held for long_ms (once per press)
-REPEAT = 3  # still held: one more step every repeat_ms after repeat_delay_ms
-
-EVENT_NAMES = ("PRESS", "RELEASE", "LONG", "REPEAT")
+LONG = 2  # held for _LONG_MS (once per press)
+REPEAT = 3  # still held: one more step every _REPEAT_MS after _REPEAT_DELAY_MS
 
 
 class Buttons:
-    def __init__(
-        self, count, handler, debounce_ms=20, long_ms=800, repeat_delay_ms=450, repeat_ms=120, repeat_mask=0,
-        long_mask=0,
-    ):
+    def __init__(self, count, handler, debounce_ms=20, repeat_mask=0, long_mask=0):
         """`handler(button_index, event)` is called for each event; `repeat_mask` and `long_mask` are bitmasks
         of the buttons that auto-repeat and that report LONG."""
         self.count = count
         self.handler = handler
         self.debounce_ms = debounce_ms
-        self.long_ms = long_ms
-        self.repeat_delay_ms = repeat_delay_ms
-        self.repeat_ms = repeat_ms
         self.repeat_mask = repeat_mask
         self.long_mask = long_mask
         self.state = 0  # debounced levels
@@ -33,9 +31,6 @@ class Buttons:
         now = time.ticks_ms()
         self.edge = [time.ticks_add(now, -debounce_ms)] * count  # time of the last accepted edge
         self.next_repeat = [now] * count
-
-    def held(self, index):
-        return bool(self.state & (1 << index))
 
     def ignore_held(self, levels):
         """Buttons already down (a finger still on BACK after the self-test) report nothing until released."""
@@ -61,14 +56,14 @@ class Buttons:
                 self.state ^= bit
                 if down:
                     self.long_done &= ~bit
-                    self.next_repeat[i] = time.ticks_add(now, self.repeat_delay_ms)
+                    self.next_repeat[i] = time.ticks_add(now, _REPEAT_DELAY_MS)
                     self.handler(i, PRESS)
                 else:
                     self.handler(i, RELEASE)
             elif down:
-                if self.long_mask & bit and not self.long_done & bit and since >= self.long_ms:
+                if self.long_mask & bit and not self.long_done & bit and since >= _LONG_MS:
                     self.long_done |= bit
                     self.handler(i, LONG)
                 if self.repeat_mask & bit and time.ticks_diff(now, self.next_repeat[i]) >= 0:
-                    self.next_repeat[i] = time.ticks_add(self.next_repeat[i], self.repeat_ms)
+                    self.next_repeat[i] = time.ticks_add(self.next_repeat[i], _REPEAT_MS)
                     self.handler(i, REPEAT)

@@ -13,45 +13,35 @@ import json
 import os
 import sys
 
+
 # flush() is where littlefs commits the appended line to flash (a Pico): it must return before the ack. On the
 # MicroPython unix port a write is already a write(2) that a killed process (our power cut there) cannot lose,
 # and flush() would only add an fsync() against the host machine's own crash, costing more than the whole ack.
 # CPython buffers its files: it flushes.
 _FLUSH = not (sys.implementation.name == "micropython" and sys.platform in ("linux", "darwin"))
 
-_MAGIC = "F1J1"
+MAGIC = "F1J1"  # the first line: [MAGIC, generation of the save it follows]
 MAX_LINE = 512  # longer lines are not ours: skipped, never held whole in memory
 
 
-def _line(obj):
-    body = json.dumps(obj).encode()
-    return b"%08x %s\n" % (binascii.crc32(body) & 0xFFFFFFFF, body)
+def line(*fields):
+    """One journal line: the hex crc32 of the JSON array of `fields`, a space, that JSON."""
+    body = json.dumps(fields).encode()
+    return b"%08x %s\n" % (binascii.crc32(body), body)
 
 
 def _parse(raw):
     """The JSON value of one journal line, or None if the line is torn or damaged."""
     raw = raw.rstrip(b"\n")
-    if len(raw) < 10 or raw[8:9] != b" ":
+    if len(raw) < 10 or raw[8] != 0x20:  # a space after the crc
         return None
     body = raw[9:]
     try:
-        crc = int(raw[:8], 16)
+        if int(raw[:8], 16) == binascii.crc32(body):
+            return json.loads(body)
     except ValueError:
-        return None
-    if binascii.crc32(body) & 0xFFFFFFFF != crc:
-        return None
-    try:
-        return json.loads(body)
-    except ValueError:
-        return None
-
-
-def header(gen):
-    return _line([_MAGIC, gen])
-
-
-def entry(cid, name, args):
-    return _line([cid, name, args])
+        pass
+    return None
 
 
 class Journal:
@@ -74,7 +64,7 @@ class Journal:
             return []
         out = []
         with f:
-            if _parse(f.readline(MAX_LINE)) != [_MAGIC, gen]:
+            if _parse(f.readline(MAX_LINE)) != [MAGIC, gen]:
                 return []  # another save's journal (or none): everything it holds is in that save or lost with it
             while True:
                 raw = f.readline(MAX_LINE)
@@ -88,7 +78,7 @@ class Journal:
     def append(self, cid, name, args):
         if self.f is None:
             self.f = open(self.path, "ab")
-        self.f.write(entry(cid, name, args))
+        self.f.write(line(cid, name, args))
         if _FLUSH:
             self.f.flush()  # littlefs: flush is a sync, the line is on flash once this returns
         self.count += 1
@@ -97,7 +87,7 @@ class Journal:
         self.close()
         tmp = self.path + ".tmp"
         with open(tmp, "wb") as f:
-            f.write(header(gen))
+            f.write(line(MAGIC, gen))
             f.flush()
         os.rename(tmp, self.path)  # never delete first: a cut before this leaves the old journal, still valid
         self.count = 0
@@ -112,7 +102,9 @@ def replay(entries, done, apply_command):
     """Re-apply the journaled commands whose ids are not in `done` ([[id, outcome], ...] from the save), in
     order. Returns the ids applied. A command refused now (a save edited by hand) is skipped: not applied, not
     recorded, so the tablet may resend it."""
-    seen = [d[0] for d in done]
+    seen = []
+    for d in done:
+        seen.append(d[0])
     applied = []
     for cid, name, args in entries:
         if cid in seen:

@@ -7,6 +7,7 @@ import json
 import os
 
 MAGIC = b"F1DASH1"
+# binascii.crc32 is unsigned on both runtimes (CPython 3, MicroPython): no masking needed.
 
 
 class StoreError(Exception):
@@ -15,26 +16,22 @@ class StoreError(Exception):
 
 def encode(data):
     body = json.dumps(data).encode()
-    return b"%s %08x\n%s\n" % (MAGIC, binascii.crc32(body) & 0xFFFFFFFF, body)
+    return b"%s %08x\n%s\n" % (MAGIC, binascii.crc32(body), body)
 
 
 def decode(raw):
     """The saved dict from a file's bytes; StoreError if it is not exactly what encode() wrote."""
     nl = raw.find(b"\n")
-    head = raw[:nl].split() if nl > 0 else []
-    if len(head) != 2 or head[0] != MAGIC:
+    head = raw[:nl].split()
+    if nl < 1 or len(head) != 2 or head[0] != MAGIC:
         raise StoreError("not a dashboard save")
     body = raw[nl + 1 :].rstrip(b"\n")
     try:
-        crc = int(head[1], 16)
-    except ValueError:
-        raise StoreError("bad checksum field")
-    if binascii.crc32(body) & 0xFFFFFFFF != crc:
-        raise StoreError("checksum mismatch")
-    try:
+        if int(head[1], 16) != binascii.crc32(body):
+            raise ValueError("checksum mismatch")
         data = json.loads(body)
-    except ValueError:
-        raise StoreError("bad JSON")
+    except ValueError as e:  # also a checksum field that is not hex, or a checked text that is not JSON
+        raise StoreError(e)
     if not isinstance(data, dict):
         raise StoreError("not an object")
     return data
@@ -43,15 +40,15 @@ def decode(raw):
 def save(path, data):
     """Atomically replace `path` with `data` (a JSON-able dict): the bytes encode() gives, written in pieces so
     that the save never holds two copies of itself in RAM (the largest allocation a dashboard makes)."""
-    tmp = path + ".tmp"
     body = json.dumps(data)
     try:
         crc = binascii.crc32(body)  # MicroPython: a str is a buffer of its UTF-8 bytes, no encoded copy needed
     except TypeError:
         body = body.encode()  # CPython
         crc = binascii.crc32(body)
+    tmp = path + ".tmp"
     with open(tmp, "wb") as f:
-        f.write(b"%s %08x\n" % (MAGIC, crc & 0xFFFFFFFF))
+        f.write(b"%s %08x\n" % (MAGIC, crc))
         f.write(body)
         f.write(b"\n")
         f.flush()

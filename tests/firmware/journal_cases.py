@@ -5,7 +5,7 @@
 import os
 
 from firmware import store
-from firmware.journal import Journal, entry, header, replay
+from firmware.journal import Journal, line, replay
 
 DIR = os.getenv("F1_TEST_DIR") or "/tmp"  # type: ignore[attr-defined]
 
@@ -28,6 +28,14 @@ def _write(path, raw):
 def _read(path):
     with open(path, "rb") as f:
         return f.read()
+
+
+def header(gen):
+    return line("F1J1", gen)  # the first line names the save generation the journal follows
+
+
+def entry(cid, name, args):
+    return line(cid, name, args)
 
 
 CMDS = [["c.1", "add", {"n": 1}], ["c.2", "add", {"n": 10}], ["c.3", "add", {"n": 100}], ["c.4", "add", {"n": 1000}]]

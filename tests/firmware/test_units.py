@@ -9,10 +9,11 @@ from firmware import store
 from tests import mpy
 
 BUTTON_SCRIPT = """
-from firmware.buttons import Buttons, EVENT_NAMES
+from firmware.buttons import Buttons
+EVENT_NAMES = ("PRESS", "RELEASE", "LONG", "REPEAT")  # buttons.PRESS... are 0...3
 log = []
-b = Buttons(2, lambda i, e: log.append((i, EVENT_NAMES[e])), debounce_ms=20, long_ms=800,
-            repeat_delay_ms=450, repeat_ms=120, repeat_mask=1, long_mask=2)
+# long press after 800 ms, auto-repeat 450 ms after the press, then every 120 ms
+b = Buttons(2, lambda i, e: log.append((i, EVENT_NAMES[e])), debounce_ms=20, repeat_mask=1, long_mask=2)
 import time
 T = time.ticks_ms()  # the scripted clock starts now, as the real one would
 def at(levels, t):

@@ -205,9 +205,11 @@ class App:
         if self.car.my_turn != self.led_on:
             self.led_on = self.car.my_turn
             self.board.led(self.led_on)
-        if self.board.viewer:
-            self.board.emit(b"S %s\n" % json.dumps({"car": self.car.snapshot(), "mode": self.ui.mode,
-                                                    "saves": self.saves, "free": gc.mem_free()}))
+        if self.board.viewer:  # the host's viewer channel: the state line, written in pieces (no copy of the whole)
+            emit = self.board.emit
+            emit(b'S {"car": ')
+            emit(json.dumps(self.car.snapshot()))
+            emit(b', "mode": %d, "saves": %d, "free": %d}\n' % (self.ui.mode, self.saves, gc.mem_free()))
 
     def resend(self):
         self.display.invalidate()

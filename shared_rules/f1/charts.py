@@ -2,11 +2,8 @@
 
 STEP = 20  # one space on the board per 20 mph
 MAX_SPEED = 160
-MAX_INCREASE = 60
-CARB_SPEED = 120  # Good Carburettor: "Accelerate immediately up to 120 mph"
 TYRE_MAX = 8
 BRAKE_MAX = 5
-SPIN_RESTART = 60  # "on the next turn the car can proceed normally at any speed up to 60 mph"
 HOLD_SPEED = 60  # blocked in the pit or at a spin-off point: "may bring his speedometer up to 60 mph"
 
 # Rules variant switches (bits), from the later quick reference. 0 is the 1962 rulebook.

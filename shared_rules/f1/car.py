@@ -2,10 +2,65 @@
 # The Pico dashboard runs this for its own car; the tablet runs the same code for its mirror of each car,
 # so the two can never disagree on a rule. Every method checks everything before it changes anything.
 
-from shared_rules.errors import RuleError
+from shared_rules.errors import RuleError, text
 from shared_rules.f1 import cards, charts
 from shared_rules.f1.car_state import CarState, RACING, SPUN, PIT, FINISHED, OUT
 from shared_rules.f1.car_state import MAX_LAPS, STATUSES  # noqa: F401  (re-exported)
+
+try:
+    from micropython import const  # _UNDERSCORE constants vanish at compile time: no name, no dict entry
+except ImportError:  # CPython: const(x) is just the int x
+    const = int
+
+# The longer messages, one a line, numbered by the names below (see errors.text): a string constant of its own
+# would be a heap object of ~70 bytes on a Pico, a line here costs its length.
+_TEXTS = """\
+speed already set this turn
+only Good Carburettor is played with the speed
+speed must be 0 to 160 in steps of 20
+pit card: starting speed is %d
+Good Carburettor is for accelerating
+after a spin: at most %d
+at most +60 per turn
+Good Carburettor: at most 120
+only a car in the pit or spun off can wait
+waiting: speed up to 60
+only a moving car is blocked
+impossible penalty
+no laps left
+lap already counted this turn
+drive into the pit during a move
+last lap: no pit stop
+unknown pit card
+arguments must be a mapping
+card not in hand
+unknown command
+"""
+_SPEED_SET = const(0)
+_CARB_ONLY = const(1)
+_SPEED_RANGE = const(2)
+_PIT_START = const(3)
+_CARB_UP = const(4)
+_SPIN_CAP = const(5)
+_PLUS_60 = const(6)
+_CARB_120 = const(7)
+_WAIT_WHERE = const(8)
+_WAIT_SPEED = const(9)
+_BLOCK_MOVING = const(10)
+_BAD_PENALTY = const(11)
+_NO_LAPS = const(12)
+_LAP_COUNTED = const(13)
+_PIT_DURING_MOVE = const(14)
+_LAST_LAP = const(15)
+_UNKNOWN_PIT = const(16)
+_ARGS_NOT_DICT = const(17)
+_NOT_IN_HAND = const(18)
+_UNKNOWN_COMMAND = const(19)
+
+
+_MAX_INCREASE = const(60)  # "+60 per turn"
+_CARB_SPEED = const(120)  # Good Carburettor: "Accelerate immediately up to 120 mph"
+_SPIN_RESTART = const(60)  # "on the next turn the car can proceed normally at any speed up to 60 mph"
 
 
 class Car(CarState):
@@ -19,10 +74,10 @@ class Car(CarState):
     def highest_speed(self, carb=0):
         """The highest speed this car may set now: +60, or the spin restart limit, or a pit start."""
         if carb:
-            return charts.CARB_SPEED if charts.CARB_SPEED > self.speed else self.speed
+            return _CARB_SPEED if _CARB_SPEED > self.speed else self.speed
         if self.fixed:
             return self.fixed
-        top = self.speed + charts.MAX_INCREASE
+        top = self.speed + _MAX_INCREASE
         if self.cap and top > self.cap:
             top = self.cap
         return charts.MAX_SPEED if top > charts.MAX_SPEED else top
@@ -45,23 +100,23 @@ class Car(CarState):
         Returns the braking cost paid: (brake, tyre, spins)."""
         self._check_my_turn()
         if self.speed_set:
-            raise RuleError("speed", "speed already set this turn")
+            raise RuleError("speed", text(_TEXTS, _SPEED_SET))
         carb = 0
         if card is not None:
             if card != cards.CARBURETTOR:
-                raise RuleError("card", "only Good Carburettor is played with the speed")
+                raise RuleError("card", text(_TEXTS, _CARB_ONLY))
             self.check_card(card)
             carb = 1
         if not charts.valid_speed(v):
-            raise RuleError("speed", "speed must be 0 to 160 in steps of 20")
+            raise RuleError("speed", text(_TEXTS, _SPEED_RANGE))
         if self.fixed and not carb and v != self.fixed:
-            raise RuleError("speed", "pit card: starting speed is %d" % self.fixed)
+            raise RuleError("speed", text(_TEXTS, _PIT_START) % self.fixed)
         if carb and v <= self.speed:
-            raise RuleError("card", "Good Carburettor is for accelerating")
+            raise RuleError("card", text(_TEXTS, _CARB_UP))
         if v > self.highest_speed(carb):
-            if self.cap and not carb and v <= self.speed + charts.MAX_INCREASE:
-                raise RuleError("speed", "after a spin: at most %d" % self.cap)
-            raise RuleError("speed", "at most +60 per turn" if not carb else "Good Carburettor: at most 120")
+            if self.cap and not carb and v <= self.speed + _MAX_INCREASE:
+                raise RuleError("speed", text(_TEXTS, _SPIN_CAP) % self.cap)
+            raise RuleError("speed", text(_TEXTS, _PLUS_60 if not carb else _CARB_120))
         cost = self.braking_cost(v)
         if carb:
             self.hand.remove(card)
@@ -84,11 +139,11 @@ class Car(CarState):
         """Blocked in the pit or on a spin-off point: dial up to 60 without moving."""
         self._check_my_turn()
         if self.speed_set:
-            raise RuleError("speed", "speed already set this turn")
+            raise RuleError("speed", text(_TEXTS, _SPEED_SET))
         if self.status != SPUN and self.status != PIT:
-            raise RuleError("status", "only a car in the pit or spun off can wait")
+            raise RuleError("status", text(_TEXTS, _WAIT_WHERE))
         if not charts.valid_speed(v) or v < self.speed or v > charts.HOLD_SPEED:
-            raise RuleError("speed", "waiting: speed up to 60")
+            raise RuleError("speed", text(_TEXTS, _WAIT_SPEED))
         self.start_speed = self.speed
         self.speed = v
         self.speed_set = 1
@@ -99,11 +154,11 @@ class Car(CarState):
         """Blocking: the speedometer brought to the blocker's speed. Returns the braking cost."""
         self._check_my_turn()
         if not charts.valid_speed(v):
-            raise RuleError("speed", "speed must be 0 to 160 in steps of 20")
+            raise RuleError("speed", text(_TEXTS, _SPEED_RANGE))
         if not self.speed_set or self.status != RACING:
-            raise RuleError("status", "only a moving car is blocked")
-        if v > self.speed and v - self.start_speed > charts.MAX_INCREASE:
-            raise RuleError("speed", "at most +60 per turn")
+            raise RuleError("status", text(_TEXTS, _BLOCK_MOVING))
+        if v > self.speed and v - self.start_speed > _MAX_INCREASE:
+            raise RuleError("speed", text(_TEXTS, _PLUS_60))
         cost = self.braking_cost(v)
         if cost[2]:
             self.penalty(1, 0, 0)  # "placed on the outside of the track opposite the point at which it is standing"
@@ -117,7 +172,7 @@ class Car(CarState):
     def penalty(self, spins, tyre, brake):
         """A corner or blocking outcome resolved by the table (and the braking cost of a speed change)."""
         if spins not in (0, 1) or not 0 <= tyre <= charts.TYRE_MAX or not 0 <= brake <= charts.BRAKE_MAX:
-            raise RuleError("penalty", "impossible penalty")
+            raise RuleError("penalty", text(_TEXTS, _BAD_PENALTY))
         self._check_my_turn()
         rules = self.rules
         if spins:
@@ -126,7 +181,7 @@ class Car(CarState):
             self.speed = charts.STEP if rules & charts.RESTART_80 else 0
             self.status = SPUN
             self.superb = 0
-            self.cap = 80 if rules & charts.RESTART_80 else charts.SPIN_RESTART
+            self.cap = 80 if rules & charts.RESTART_80 else _SPIN_RESTART
             return
         # A corner penalty that would pass a gauge's maximum stops at it (see docs/rules.md).
         self.tyre = min(charts.TYRE_MAX, self.tyre + tyre)
@@ -139,9 +194,9 @@ class Car(CarState):
         """The car landed on or crossed the finish line."""
         self._check_my_turn()
         if self.laps_left <= 0:
-            raise RuleError("lap", "no laps left")
+            raise RuleError("lap", text(_TEXTS, _NO_LAPS))
         if self.lap_done:
-            raise RuleError("lap", "lap already counted this turn")
+            raise RuleError("lap", text(_TEXTS, _LAP_COUNTED))
         self.laps_left -= 1
         self.lap_done = 1
         if self.laps_left == 0:
@@ -151,14 +206,14 @@ class Car(CarState):
     def check_pit(self):
         self._check_my_turn()
         if self.status != RACING or not self.speed_set:
-            raise RuleError("pit", "drive into the pit during a move")
+            raise RuleError("pit", text(_TEXTS, _PIT_DURING_MOVE))
         if self.laps_left - (0 if self.lap_done else 1) < 1:
-            raise RuleError("pit", "last lap: no pit stop")
+            raise RuleError("pit", text(_TEXTS, _LAST_LAP))
 
     def pit(self, code):
         """Into the pit at the end of a lap: every dial but the laps back to zero, then the pit card."""
         if code not in cards.PIT_CARDS:
-            raise RuleError("pit", "unknown pit card")
+            raise RuleError("pit", text(_TEXTS, _UNKNOWN_PIT))
         self.check_pit()
         miss, start, _extra, special, _text = cards.PIT_CARDS[code]
         if not self.lap_done:
@@ -189,7 +244,7 @@ def _int_arg(args, key, lo, hi):
 def apply_command(car, name, args):
     """Apply one command from the tablet. Refused commands raise RuleError and change nothing."""
     if not isinstance(args, dict):
-        raise RuleError("args", "arguments must be a mapping")
+        raise RuleError("args", text(_TEXTS, _ARGS_NOT_DICT))
     if name == "turn":
         if _int_arg(args, "on", 0, 1):
             return car.start_turn()
@@ -208,7 +263,7 @@ def apply_command(car, name, args):
     if name == "take":
         code = args.get("card")
         if code not in car.hand:
-            raise RuleError("card", "card not in hand")
+            raise RuleError("card", text(_TEXTS, _NOT_IN_HAND))
         car.hand.remove(code)
         return None
     if name == "lap":
@@ -218,4 +273,4 @@ def apply_command(car, name, args):
     if name == "sync":
         car.replace_with(type(car).from_snapshot(args))
         return None
-    raise RuleError("command", "unknown command")
+    raise RuleError("command", text(_TEXTS, _UNKNOWN_COMMAND))

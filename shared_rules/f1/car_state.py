@@ -2,7 +2,7 @@
 # snapshot (the saved file and the wire). The speed and table rules are in car.py. (Two modules, not one: a Pico
 # given .py files compiles each module in one go, and the whole car does not compile in 64 KB.)
 
-from shared_rules.errors import RuleError
+from shared_rules.errors import RuleError, text
 from shared_rules.f1 import cards, charts
 
 try:
@@ -21,6 +21,42 @@ STATUSES = (RACING, SPUN, PIT, FINISHED, OUT)
 MAX_LAPS = const(10)
 _MAX_HAND = const(40)
 
+# The longer messages, one a line, numbered by the names below (see errors.text): a string constant of its own
+# would be a heap object of ~70 bytes on a Pico, a line here costs its length.
+_TEXTS = """\
+laps must be 1 to %d
+unknown rules variant
+snapshot must be a mapping
+bad %s in snapshot
+turn already started
+not your turn
+unknown card
+card not in hand
+one tactic card per turn
+no card after a penalty roll
+only at the start of a turn
+set your speed first
+not when spun off or in the pit
+Good Carburettor is played with the speed
+hand is full
+"""
+_LAPS_RANGE = const(0)
+_UNKNOWN_VARIANT = const(1)
+_SNAPSHOT_NOT_DICT = const(2)
+_BAD_SNAPSHOT = const(3)
+_TURN_STARTED = const(4)
+_NOT_YOUR_TURN = const(5)
+_UNKNOWN_CARD = const(6)
+_NOT_IN_HAND = const(7)
+_ONE_CARD = const(8)
+_AFTER_ROLL = const(9)
+_AT_START_ONLY = const(10)
+_SPEED_FIRST = const(11)
+_NOT_SPUN_OR_PIT = const(12)
+_CARB_WITH_SPEED = const(13)
+_HAND_FULL = const(14)
+
+
 # Snapshot keys holding plain integers, and the highest value of each (the lowest is 0; laps, at least 1, is
 # checked apart). A tuple of names and a bytes of limits: seventeen (name, low, high) tuples cost ~1 KB more.
 _INT_FIELDS = ("laps", "laps_left", "speed", "tyre", "brake", "miss", "cap", "fixed", "special", "rules", "my_turn",
@@ -32,9 +68,9 @@ _INT_MAX = bytes((MAX_LAPS, MAX_LAPS, charts.MAX_SPEED, charts.TYRE_MAX, charts.
 class CarState:
     def __init__(self, laps=3, rules=0):
         if not isinstance(laps, int) or not 1 <= laps <= MAX_LAPS:
-            raise RuleError("laps", "laps must be 1 to %d" % MAX_LAPS)
+            raise RuleError("laps", text(_TEXTS, _LAPS_RANGE) % MAX_LAPS)
         if not isinstance(rules, int) or rules & ~charts.ALL_VARIANTS:
-            raise RuleError("rules", "unknown rules variant")
+            raise RuleError("rules", text(_TEXTS, _UNKNOWN_VARIANT))
         self.laps = laps
         self.laps_left = laps
         self.rules = rules
@@ -68,7 +104,7 @@ class CarState:
     def from_snapshot(cls, d):
         """Rebuild a car from a snapshot, refusing anything a real dashboard could never show."""
         if not isinstance(d, dict):
-            raise RuleError("snapshot", "snapshot must be a mapping")
+            raise RuleError("snapshot", text(_TEXTS, _SNAPSHOT_NOT_DICT))
         hand = d.get("hand")
         bad = None  # the first thing wrong, named in one message (one message string costs less heap than five)
         for i, name in enumerate(_INT_FIELDS):
@@ -92,7 +128,7 @@ class CarState:
                     if c not in cards.TACTIC_TIMING:
                         bad = "card"
         if bad:
-            raise RuleError("snapshot", "bad %s in snapshot" % bad)
+            raise RuleError("snapshot", text(_TEXTS, _BAD_SNAPSHOT) % bad)
         car = cls(d["laps"], d["rules"])
         for name in _INT_FIELDS:
             setattr(car, name, d[name])
@@ -111,7 +147,7 @@ class CarState:
     def start_turn(self):
         """Returns 1 if the car plays this turn, 0 if it misses it (pit card) or cannot move."""
         if self.my_turn:
-            raise RuleError("turn", "turn already started")
+            raise RuleError("turn", text(_TEXTS, _TURN_STARTED))
         if self.status == FINISHED or self.status == OUT:
             return 0
         self.speed_set = 0
@@ -129,7 +165,7 @@ class CarState:
     def _check_my_turn(self):
         # A car that finishes or drops out during its turn still ends that turn itself.
         if not self.my_turn:
-            raise RuleError("turn", "not your turn")
+            raise RuleError("turn", text(_TEXTS, _NOT_YOUR_TURN))
 
     def end_turn(self):
         self._check_my_turn()
@@ -142,28 +178,28 @@ class CarState:
         """Raises RuleError if the card cannot be played now (Good Carburettor goes with set_speed)."""
         self._check_my_turn()
         if code not in cards.TACTIC_TIMING:
-            raise RuleError("card", "unknown card")
+            raise RuleError("card", text(_TEXTS, _UNKNOWN_CARD))
         if code not in self.hand:
-            raise RuleError("card", "card not in hand")
+            raise RuleError("card", text(_TEXTS, _NOT_IN_HAND))
         if self.card_used:
-            raise RuleError("card", "one tactic card per turn")
+            raise RuleError("card", text(_TEXTS, _ONE_CARD))
         if self.rolled:
-            raise RuleError("card", "no card after a penalty roll")
+            raise RuleError("card", text(_TEXTS, _AFTER_ROLL))
         timing = cards.TACTIC_TIMING[code]
         if timing == cards.AT_START:
             if self.speed_set:
-                raise RuleError("card", "only at the start of a turn")
+                raise RuleError("card", text(_TEXTS, _AT_START_ONLY))
             return
         if not self.speed_set:
-            raise RuleError("card", "set your speed first")
+            raise RuleError("card", text(_TEXTS, _SPEED_FIRST))
         # Left: the end-of-turn cards (also for a car that has just finished) and Superb Driving (racing only).
         if self.status != RACING and (timing == cards.DURING or self.status != FINISHED):
-            raise RuleError("card", "not when spun off or in the pit")
+            raise RuleError("card", text(_TEXTS, _NOT_SPUN_OR_PIT))
 
     def play_card(self, code):
         """Play a move card (extra spaces, returned) or Superb Driving (armed for the next corner)."""
         if code == cards.CARBURETTOR:
-            raise RuleError("card", "Good Carburettor is played with the speed")
+            raise RuleError("card", text(_TEXTS, _CARB_WITH_SPEED))
         self.check_card(code)
         self.hand.remove(code)
         self.card_used = 1
@@ -174,8 +210,8 @@ class CarState:
 
     def take_card(self, code):
         if code not in cards.TACTIC_TIMING:
-            raise RuleError("card", "unknown card")
+            raise RuleError("card", text(_TEXTS, _UNKNOWN_CARD))
         if len(self.hand) >= _MAX_HAND:
-            raise RuleError("card", "hand is full")
+            raise RuleError("card", text(_TEXTS, _HAND_FULL))
         self.hand.append(code)
 

@@ -45,6 +45,7 @@ class Board:
     viewer = 1  # the viewer channel wants state lines too
     poll_ms = 5  # button scan period
     debounce_ms = 5
+    state_path = os.getenv(_ENV_STATE) or "f1dash-state.json"  # read once, at import
 
     def __init__(self):
         self.buf = bytearray(b.WIDTH * b.PAGES)
@@ -53,7 +54,6 @@ class Board:
         self.pages = []
         for p in range(b.PAGES):
             self.pages.append(mv[p * b.WIDTH : (p + 1) * b.WIDTH])
-        self.state_path = os.getenv(_ENV_STATE) or "f1dash-state.json"
         self.levels = 0  # bit i: BUTTONS[i] held down, as the viewer's lines left it
         for name in (os.getenv(_ENV_HELD) or "").split(","):
             self.levels |= _button_bit(name.strip())

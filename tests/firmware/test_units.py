@@ -80,3 +80,32 @@ def test_store_on_micropython_reads_what_cpython_wrote(tmp_path, heap):
     proc = mpy.run(["-c", script], heap=heap)
     assert proc.stdout.strip() == b"ok", proc.stderr.decode()
     assert store.load(path)[0]["car"]["tyre"] == 4
+
+
+
+DISPLAY_SCRIPT = """
+import gc
+from firmware import board
+from firmware.display import Display
+d = Display(board.make_board())  # the host board, no viewer connected
+print("%x" % d.flush())  # power-on: every page
+LABELS = ("LAP 1", "LAP 1", "LAP 2", "LAP 2")
+masks = [0] * 40
+gc.collect()
+gc.disable()
+garbage = before = 0  # (a first assignment in the loop would grow the globals)
+for x in range(40):
+    d.fb.fill(0)  # the screens redraw the whole framebuffer every frame
+    d.fb.text(LABELS[x % 4], 0, 24)  # page 3
+    d.fb.pixel(127, 63, x % 3 == 0)  # page 7
+    before = gc.mem_alloc()
+    masks[x] = d.flush()
+    garbage += gc.mem_alloc() - before
+print(" ".join("%x" % m for m in masks[:6]), garbage)
+"""
+
+
+def test_display_sends_only_changed_pages_and_makes_no_garbage_per_frame():
+    proc = mpy.run(["-c", DISPLAY_SCRIPT], heap="64K")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert proc.stdout.decode().split("\n")[:2] == ["ff", "88 80 8 80 88 0 0"]

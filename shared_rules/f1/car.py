@@ -71,25 +71,18 @@ class Car(CarState):
 
     # ---- setting the speedometer: at the start of a turn, while waiting blocked, when blocked ----
 
-    def highest_speed(self, carb=0):
-        """The highest speed this car may set now: +60, or the spin restart limit, or a pit start."""
+    def speed_choices(self, carb=0):
+        """Every speed the player may dial now, ascending: up to +60, or the spin restart limit, or a pit start's
+        one speed; with Good Carburettor, any higher speed up to 120. Reductions that would spin are included:
+        the dashboard previews the spin and the player decides."""
         if carb:
-            return _CARB_SPEED if _CARB_SPEED > self.speed else self.speed
+            return list(range(self.speed + charts.STEP, max(_CARB_SPEED, self.speed) + 1, charts.STEP))
         if self.fixed:
-            return self.fixed
+            return [self.fixed]
         top = self.speed + _MAX_INCREASE
         if self.cap and top > self.cap:
             top = self.cap
-        return charts.MAX_SPEED if top > charts.MAX_SPEED else top
-
-    def speed_choices(self, carb=0):
-        """Every speed the player may dial now, ascending. Reductions that would spin are included:
-        the dashboard previews the spin and the player decides."""
-        if carb:
-            return list(range(self.speed + charts.STEP, self.highest_speed(carb) + 1, charts.STEP))
-        if self.fixed:
-            return [self.fixed]
-        return list(range(0, self.highest_speed() + 1, charts.STEP))
+        return list(range(0, min(top, charts.MAX_SPEED) + 1, charts.STEP))
 
     def braking_cost(self, new_speed):
         """Preview of a speed change: (brake points, tyre points, spins)."""
@@ -113,7 +106,7 @@ class Car(CarState):
             raise RuleError("speed", text(_TEXTS, _PIT_START) % self.fixed)
         if carb and v <= self.speed:
             raise RuleError("card", text(_TEXTS, _CARB_UP))
-        if v > self.highest_speed(carb):
+        if v not in self.speed_choices(carb):
             if self.cap and not carb and v <= self.speed + _MAX_INCREASE:
                 raise RuleError("speed", text(_TEXTS, _SPIN_CAP) % self.cap)
             raise RuleError("speed", text(_TEXTS, _PLUS_60 if not carb else _CARB_120))

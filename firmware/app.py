@@ -50,6 +50,8 @@ class App:
         self.last_activity = time.ticks_ms()
         self.was_linked = -1
         self.led_on = -1
+        self.beeping = 0
+        self.quiet_at = 0
         done, events, applied, error = self.restore()  # before the link's hello, which carries the state
         for cid in applied:
             done.append([cid, ""])
@@ -144,12 +146,10 @@ class App:
         return self._solo
 
     def beep(self, hz, ms):
-        asyncio.create_task(self._beep(hz, ms))
-
-    async def _beep(self, hz, ms):
+        """A tone for `ms`: the loop in run() ends it."""
         self.board.tone(hz)
-        await asyncio.sleep_ms(ms)
-        self.board.tone(0)
+        self.quiet_at = time.ticks_add(time.ticks_ms(), ms)
+        self.beeping = 1
 
     # ---- the tablet ------------------------------------------------------------------------------------
     def _apply(self, name, args):
@@ -232,6 +232,9 @@ class App:
                 # restart, and a tablet restarted meanwhile (its memory of event ids gone) would apply it twice.
                 self.dirty = 1
             now = time.ticks_ms()
+            if self.beeping and time.ticks_diff(now, self.quiet_at) >= 0:
+                self.beeping = 0
+                self.board.tone(0)
             if time.ticks_diff(now, tick_at) >= 0:
                 tick_at = time.ticks_add(now, _TICK_MS)
                 if self.ui.tick(now) or self.linked() != self.was_linked:

@@ -12,7 +12,8 @@ from firmware.ui import say
 _COLS = const(16)
 _BIG = const(3)  # scale of the big digits: 24x24 pixels each
 _BIG_Y = const(10)
-_WAIT = const(7)  # firmware.ui's mode for the speed dial of a blocked car
+_MENU = const(3)  # firmware.ui's modes drawn by a screen of two
+_WAIT = const(7)
 # The longer texts, one a line, numbered by the names below it (see firmware.ui.say).
 _TEXTS = const("""\
 OK:SET SPEED
@@ -158,22 +159,21 @@ def speed_screen(fb, ui, linked):
     return say(_WAIT_HINT, _TEXTS) if wait else say(_GO_WAIT_HINT, _TEXTS) if ui.can_wait() else say(_SET_HINT, _TEXTS)
 
 
-def list_screen(fb, ui, title, items):
-    """A title and up to six rows of `items`, the one at the cursor inverted."""
+def list_screen(fb, ui, title, items, names=None):
+    """A title and up to six rows of `items` (or of their `names`), the one at the cursor inverted."""
     line(fb, 0, title, 0, 1)
     first = ui.cursor - 5 if ui.cursor > 5 else 0
     for k in range(first, min(first + 6, len(items))):
-        line(fb, 1 + k - first, items[k], 0, k == ui.cursor)
+        line(fb, 1 + k - first, names[items[k]] if names else items[k], 0, k == ui.cursor)
 
 
-def hand_screen(fb, ui, linked):
-    list_screen(fb, ui, say(_HAND_CARDS, _TEXTS) % len(ui.choices), [cards.TACTIC_NAMES[c] for c in ui.choices])
+def choice_screen(fb, ui, linked):
+    """HAND (the cards by name) and MENU (the move's items)."""
+    if ui.mode == _MENU:
+        list_screen(fb, ui, "YOUR MOVE", ui.choices)
+        return "OK:DO BACK"
+    list_screen(fb, ui, say(_HAND_CARDS, _TEXTS) % len(ui.choices), ui.choices, cards.TACTIC_NAMES)
     return say(_PLAY_HINT, _TEXTS)
-
-
-def menu_screen(fb, ui, linked):
-    list_screen(fb, ui, "YOUR MOVE", ui.choices)
-    return "OK:DO BACK"
 
 
 def corner_screen(fb, ui, linked):
@@ -225,5 +225,5 @@ def message_screen(fb, ui, linked):
 
 
 # indexed by firmware.ui's mode: MAIN, SPEED, HAND, MENU, CORNER, SETUP, MESSAGE, WAIT
-_SCREENS = (main_screen, speed_screen, hand_screen, menu_screen, corner_screen, setup_screen, message_screen,
+_SCREENS = (main_screen, speed_screen, choice_screen, choice_screen, corner_screen, setup_screen, message_screen,
             speed_screen)

@@ -204,24 +204,47 @@ class Ui:
         return 1
 
     def _ok(self, mode, now):
-        """OK on a screen: do what it offers (a RuleError refuses it)."""
+        """OK on a screen: do what it offers (a RuleError refuses it, having changed nothing)."""
         c = self.car
         host = self.host
+        then = _MAIN if host.linked() else _MENU  # after the speed or a card: standalone, the move goes on
         if mode == _MAIN:
             if c.my_turn and not c.speed_set:
                 self.open_speed(0)
-            elif c.my_turn and host.linked():
-                raise RuleError("ui", say(_TABLE_PLAYS))
+            elif host.linked():
+                raise RuleError("ui", say(_TABLE_PLAYS if c.my_turn else _NOT_YOUR_TURN))
             elif c.my_turn:
                 self._go(_MENU)
-            elif host.linked():
-                raise RuleError("ui", say(_NOT_YOUR_TURN))
-            else:
-                self._start_turn(now)
+            else:  # standalone: start the turn
+                plays = f1car.apply_command(c, "turn", {"on": 1})
+                host.changed(1)
+                if plays:
+                    self.open_speed(0)
+                elif c.status == f1car.FINISHED or c.status == f1car.OUT:
+                    self.message("RACE OVER", say(_NO_MORE_TURNS), now)
+                else:
+                    self.message(say(_MISS_A_MOVE), say(_PIT_MISS) % c.miss, now)
         elif mode == _SPEED:
-            self._set_speed(self.choices[self.cursor], now)
+            v = self.choices[self.cursor]
+            card = cards.CARBURETTOR if self.carb else None
+            spins = c.set_speed(v, card)[2]
+            host.changed(0)
+            host.post("speed", {"v": v, "card": card} if card else {"v": v})
+            if spins:
+                self.message("SPUN OFF", say(_BRAKING_SPIN), now, then)
+            else:
+                self._go(then)
         elif mode == _HAND:
-            self._play(str(self.choices[self.cursor]), now)
+            code = str(self.choices[self.cursor])
+            c.check_card(code)
+            if code == cards.CARBURETTOR:
+                self.open_speed(1)  # its speed is dialled first, and played with it
+                return
+            spaces = c.play_card(code)
+            host.changed(0)
+            host.post("card", {"card": code})
+            text = say(_MOVE) % spaces if spaces else say(_ANY_SPEED)
+            self.message(cards.TACTIC_NAMES[code].upper()[:16], text, now, then)
         elif mode == _MENU:
             self._menu(self.cursor, now)
         elif mode == _CORNER:
@@ -241,45 +264,6 @@ class Ui:
     def open_speed(self, carb):
         self.carb = carb
         self._dial(_SPEED, self.car.speed_choices(carb) or (self.car.speed,), self.car.speed)
-
-    def _start_turn(self, now):
-        c = self.car
-        plays = f1car.apply_command(c, "turn", {"on": 1})
-        self.host.changed(1)
-        if plays:
-            self.open_speed(0)
-        elif c.status == f1car.FINISHED or c.status == f1car.OUT:
-            self.message("RACE OVER", say(_NO_MORE_TURNS), now)
-        else:
-            self.message(say(_MISS_A_MOVE), say(_PIT_MISS) % c.miss, now)
-
-    def _set_speed(self, v, now):
-        card = cards.CARBURETTOR if self.carb else None
-        cost = self.car.set_speed(v, card)
-        self.host.changed(0)
-        args = {"v": v}
-        if card:
-            args["card"] = card
-        self.host.post("speed", args)
-        then = _MAIN if self.host.linked() else _MENU  # standalone, the move goes on in the menu
-        if cost[2]:
-            self.message("SPUN OFF", say(_BRAKING_SPIN), now, then)
-        else:
-            self._go(then)
-
-    def _play(self, code, now):
-        self.car.check_card(code)
-        if code == cards.CARBURETTOR:
-            self.open_speed(1)
-            return
-        spaces = self.car.play_card(code)
-        self.host.changed(0)
-        self.host.post("card", {"card": code})
-        if spaces:
-            text = say(_MOVE) % spaces
-        else:
-            text = say(_ANY_SPEED)
-        self.message(cards.TACTIC_NAMES[code].upper()[:16], text, now, _MAIN if self.host.linked() else _MENU)
 
     def _menu(self, item, now):
         """The move menu: CORNER, LAP CROSSED, PIT STOP, END TURN."""

@@ -76,7 +76,7 @@ class App:
         """The last full save, then the commands acknowledged since it (journaled), re-applied once each.
         Returns (done ids, unacknowledged events, ids of the journaled commands applied, the damage or None)."""
         path = self.board.state_path
-        data, error = store.load(path)
+        data, error = store.load(path)  # a damaged file is set aside as .bad there
         done, events = [], []
         if data is not None:
             try:
@@ -89,15 +89,14 @@ class App:
             except (RuleError, store.StoreError) as e:
                 done, events = [], []
                 error = "SAVE DAMAGED: %s" % e
+        if error:
+            # The save set aside (unless store.load did), and its journal beside it: that cannot be replayed onto
+            # defaults.
+            for p in (path, self.journal.path):
                 try:
-                    os.rename(path, path + ".bad")
+                    os.rename(p, p + ".bad")
                 except OSError:
                     pass
-        if error:  # the save is set aside: its journal cannot be replayed onto defaults; keep it beside it
-            try:
-                os.rename(self.journal.path, self.journal.path + ".bad")
-            except OSError:
-                pass
             return done, events, (), error
         # Straight to the car, as a restored save is: no screen from before the cut, no Formula 5 half set up
         # (an f5 view is refused here, so its id stays new and the tablet's resend applies it)

@@ -2,7 +2,7 @@
 from shared_rules.f5.cards import COLOURS
 
 from firmware import f5_ui as u
-from firmware.screens import footer, line, list_screen, message_screen, right
+from firmware.screens import RIGHT, footer, line, list_screen, message_screen
 
 
 def _pad(s, n):
@@ -51,9 +51,9 @@ def main_screen(fb, ui, linked):
     else:
         top = "WAIT"
     line(fb, 0, top, 0, ui.turn)
-    right(fb, 0, "RND %d" % ui.round)
+    line(fb, 0, "RND %d" % ui.round, RIGHT)
     line(fb, 1, "CAR " + u.NAMES[ui.car])
-    right(fb, 1, "TAB" if linked else "NO TAB")
+    line(fb, 1, "TAB" if linked else "NO TAB", RIGHT)
     line(fb, 2, "POS %d  SPEED %d" % (ui.pos + 1, ui.speed))
     if ui.ahead >= 0:
         line(fb, 3, "AHEAD SPEED %d" % ui.ahead)

@@ -10,6 +10,7 @@ from shared_rules.f1 import cards, charts
 from firmware.ui import say
 
 _COLS = const(16)
+RIGHT = const(-1)  # line()'s column for text ending at the right edge
 _BIG = const(3)  # scale of the big digits: 24x24 pixels each
 _BIG_Y = const(10)
 _MENU = const(3)  # firmware.ui's modes drawn by a screen of two
@@ -74,15 +75,13 @@ def big_text(fb, s, x, y):
 
 
 def line(fb, row, text, col=0, invert=0):
-    """Text at a grid row (0-7) and column (0-15), cut to the screen width."""
+    """Text at a grid row (0-7) and column (0-15, or RIGHT: ending at the right edge), cut to the screen width."""
+    if col == RIGHT:
+        col = _COLS - len(text)
     text = text[: _COLS - col]
     if invert:
         fb.fill_rect(col * 8, row * 8, len(text) * 8, 8, 1)
     fb.text(text, col * 8, row * 8, 0 if invert else 1)
-
-
-def right(fb, row, text):
-    line(fb, row, text, _COLS - len(text))
 
 
 def footer(fb, ui, hint):
@@ -114,12 +113,12 @@ def main_screen(fb, ui, linked):
     else:
         status = "YOUR TURN" if c.my_turn else "WAIT"
     line(fb, 0, status, 0, c.my_turn)
-    right(fb, 0, "LAPS %d" % c.laps_left)
+    line(fb, 0, "LAPS %d" % c.laps_left, RIGHT)
     big_text(fb, "%3d" % c.speed, 0, _BIG_Y)
     line(fb, 3, "MPH", 10)
-    right(fb, 1, "TAB" if linked else "SOLO")
+    line(fb, 1, "TAB" if linked else "SOLO", RIGHT)
     if c.superb:
-        right(fb, 2, "SD")
+        line(fb, 2, "SD", RIGHT)
     # the wear gauges, 'TYRE 3/8' and one box per point
     for row, label, value, maximum in ((5, "TYRE", c.tyre, charts.TYRE_MAX), (6, "BRAK", c.brake, charts.BRAKE_MAX)):
         line(fb, row, "%s %d/%d" % (label, value, maximum))
@@ -142,12 +141,12 @@ def speed_screen(fb, ui, linked):
     v = ui.choices[ui.cursor]
     wait = ui.mode == _WAIT  # blocked: the same dial, without the move
     line(fb, 0, "BLOCKED" if wait else "GC SPEED" if ui.carb else "SET SPEED", 0, 1)
-    right(fb, 0, "NOW %d" % c.speed)
+    line(fb, 0, "NOW %d" % c.speed, RIGHT)
     big_text(fb, "%3d" % v, 0, _BIG_Y)
     if ui.cursor < len(ui.choices) - 1:
-        right(fb, 2, "UP")
+        line(fb, 2, "UP", RIGHT)
     if ui.cursor > 0:
-        right(fb, 3, "DN")
+        line(fb, 3, "DN", RIGHT)
     brake, tyre, spins = c.braking_cost(v)
     if spins:
         line(fb, 5, "SPINS OFF!", 0, 1)

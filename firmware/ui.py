@@ -132,15 +132,6 @@ class Ui:
             changed = 1
         return changed
 
-    def _dial(self, mode, choices, value):
-        """Open a dial on the highest of `choices` not above `value`."""
-        self.choices = choices
-        best = 0
-        for i, c in enumerate(choices):
-            if c <= value:
-                best = i
-        self._go(mode, best)
-
     def can_wait(self):
         """The speed dial's BACK says "blocked": standalone, at the start of a turn in the pit or on a spin-off
         point ("the player may bring his speedometer up to 60 mph"). With the tablet, the table decides blocks."""
@@ -194,7 +185,8 @@ class Ui:
                     self.cursor -= 1
             elif mode == _SPEED and key == _BACK and self.can_wait():
                 # blocked: the dial opens at 60, the reason to say so
-                self._dial(_WAIT, range(self.car.speed, charts.HOLD_SPEED + 1, charts.STEP), charts.HOLD_SPEED)
+                self.choices = range(self.car.speed, charts.HOLD_SPEED + 1, charts.STEP)
+                self._go(_WAIT, len(self.choices) - 1)
             elif key == _BACK or (mode == _HAND and key == _CARD):
                 self._go(_MENU if mode == _CORNER else self.back_to if mode == _HAND else _MAIN)
         except RuleError as e:  # refused: nothing changed, say why
@@ -263,7 +255,12 @@ class Ui:
 
     def open_speed(self, carb):
         self.carb = carb
-        self._dial(_SPEED, self.car.speed_choices(carb) or (self.car.speed,), self.car.speed)
+        self.choices = self.car.speed_choices(carb) or (self.car.speed,)
+        best = 0  # the dial opens on the highest legal speed not above the present one
+        for i, v in enumerate(self.choices):
+            if v <= self.car.speed:
+                best = i
+        self._go(_SPEED, best)
 
     def _menu(self, item, now):
         """The move menu: CORNER, LAP CROSSED, PIT STOP, END TURN."""
@@ -271,7 +268,8 @@ class Ui:
         if item == 0:
             if not c.speed_set or c.status != f1car.RACING:
                 raise RuleError("ui", "NOT MOVING")
-            self._dial(_CORNER, range(0, charts.MAX_SPEED + 1, charts.STEP), c.speed - charts.STEP)
+            self.choices = range(0, charts.MAX_SPEED + 1, charts.STEP)
+            self._go(_CORNER, max(0, c.speed // charts.STEP - 1))  # the dial opens one band below the speed
         elif item == 1:
             left = f1car.apply_command(c, "lap", {})
             self.host.changed(0)

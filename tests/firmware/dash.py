@@ -188,6 +188,8 @@ class VirtualDashboard:
     def _read_lines(self, s):
         f = s.makefile("rb")
         for raw in f:
+            if not raw.endswith(b"\n"):
+                break  # cut off by a power cut: the firmware writes its long state line in pieces
             parts = raw.split(b" ", 2)
             op = parts[0].strip()
             with self.cond:

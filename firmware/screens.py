@@ -13,9 +13,10 @@ _COLS = const(16)
 RIGHT = const(-1)  # line()'s column for text ending at the right edge
 _BIG = const(3)  # scale of the big digits: 24x24 pixels each
 _BIG_Y = const(10)
-_MENU = const(3)  # firmware.ui's modes drawn by a screen of two
+_MENU = const(3)  # firmware.ui's modes that share a screen: MENU with HAND, WAIT with SPEED
 _WAIT = const(7)
-# The longer texts, one a line, numbered by the names below it (see firmware.ui.say).
+
+# The texts longer than 10 characters, one a line, numbered by the names below it (see firmware.ui.say).
 _TEXTS = const("""\
 OK:SET SPEED
 WAIT FOR TABLE

@@ -34,13 +34,12 @@ _ERROR_MS = const(2500)
 _HAND_HIDE_MS = const(15000)  # the hand hides itself if the dashboard is left lying on the table
 
 
-# The longer texts (more than 10 characters), one a line, numbered by the names below it (see say). A string constant of
-# its own would be a heap object of ~72 bytes (shorter ones are interned, and cheap); a line here costs its length.
+# The texts longer than 10 characters, one a line, numbered by the names below it (see say): a string constant of
+# its own would be a heap object of ~72 bytes (a shorter one is interned, and cheap); a line here costs its length.
 _TEXTS = const("""\
 TABLE PLAYS
 NOT YOUR TURN
 MISS A MOVE
-CARD DEALT
 %d laps. Five tactic cards dealt.
 No more turns for this car.
 Pit card: this move is missed. %d more to miss.
@@ -59,21 +58,20 @@ No penalty.
 _TABLE_PLAYS = const(0)
 _NOT_YOUR_TURN = const(1)
 _MISS_A_MOVE = const(2)
-_CARD_DEALT = const(3)
-_NEW_RACE = const(4)
-_NO_MORE_TURNS = const(5)
-_PIT_MISS = const(6)
-_MISS = const(7)
-_BRAKING_SPIN = const(8)
-_MOVE = const(9)
-_ANY_SPEED = const(10)
-_LAPS_TO_GO = const(11)
-_CHEQUERED = const(12)
-_DEALT = const(13)
-_SPUN = const(14)
-_WEAR = const(15)
-_SAFE = const(16)
-_NO_PENALTY = const(17)
+_NEW_RACE = const(3)
+_NO_MORE_TURNS = const(4)
+_PIT_MISS = const(5)
+_MISS = const(6)
+_BRAKING_SPIN = const(7)
+_MOVE = const(8)
+_ANY_SPEED = const(9)
+_LAPS_TO_GO = const(10)
+_CHEQUERED = const(11)
+_DEALT = const(12)
+_SPUN = const(13)
+_WEAR = const(14)
+_SAFE = const(15)
+_NO_PENALTY = const(16)
 
 
 def say(n, table=_TEXTS):
@@ -318,7 +316,7 @@ class Ui:
             if code in cards.PIT_CARDS:
                 self.message("PIT CARD", cards.PIT_CARDS[code][4], now)
         elif name == "deal":
-            self.message(say(_CARD_DEALT), cards.TACTIC_NAMES.get(str(get("card")), "?"), now)
+            self.message("CARD DEALT", cards.TACTIC_NAMES.get(str(get("card")), "?"), now)
         elif name == "turn" and get("on") and self.car.my_turn and self.mode == _MAIN:
             self.open_speed(0)
         elif name == "turn" and get("on") and not self.car.my_turn:

@@ -196,7 +196,7 @@ class App:
         linked = self.linked()
         self.was_linked = linked
         f5 = self._f5
-        if f5 is not None and self.ui is f5:
+        if f5 is not None and self.ui is f5:  # Formula 5 has the screen
             f5.draw(self.display.fb, linked)
         else:
             render(self.display.fb, self.ui, linked)

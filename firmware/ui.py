@@ -167,7 +167,7 @@ class Ui:
                 if not self.car.hand:
                     raise RuleError("ui", "NO CARDS")
                 self.back_to = _MAIN if mode == _SPEED else mode
-                self.choices = list(self.car.hand)
+                self.choices = tuple(self.car.hand)  # a copy: the hand changes as a card is played
                 self.mode_until = time.ticks_add(now, _HAND_HIDE_MS)
                 self._go(_HAND)
             elif key == _OK:

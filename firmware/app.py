@@ -1,11 +1,13 @@
-# The dashboard application: one car, its screens and buttons, the tablet link and the saved state, in one
-# asyncio loop. A button press is handled at once, to the end: state changed, screen redrawn (changed pages
-# only), state frame written to the tablet, then the change saved to flash. A tablet command is journaled (one
-# line appended, firmware/journal.py) before its ack; the full save folds the journal in later.
+# The dashboard application: one car, its screens and buttons, the tablet link and the saved state, as three
+# asyncio tasks (buttons, link, time). A button press is handled at once, to the end: state changed, screen
+# redrawn (changed pages only), state frame written to the tablet, then the change saved to flash. A tablet
+# command is journaled (one line appended, firmware/journal.py) before its ack; the full save folds it in later.
 import asyncio
 import gc
 import json
 import os
+import select
+import sys
 import time
 
 from micropython import const
@@ -17,12 +19,11 @@ from firmware import store
 from firmware.journal import Journal, replay
 from firmware.buttons import Buttons
 from firmware.display import Display
-from firmware.link import DashboardLink
 from firmware.screens import render
 from firmware.ui import Ui
 
 _DEFAULT_LAPS = const(3)
-_POLL_MS = const(5)  # the loop's period: the link's input, and the buttons' scan (at most the board's poll_ms)
+_POLL_MS = const(5)  # how often the link's input is read
 _TICK_MS = const(100)  # time-outs, the tablet indicator
 _GC_IDLE_MS = const(250)  # collect garbage in the pauses between presses, never in the middle of one
 _GC_FREE_FLOOR = const(12288)  # after a press, collect whenever less than this is free: a small heap must not fragment
@@ -55,10 +56,12 @@ class App:
         done, events, applied, error = self.restore()  # before the link's hello, which carries the state
         for cid in applied:
             done.append([cid, ""])
-        self.link = DashboardLink(self.car.snapshot, self._apply, on_journal=self._journal, done=done)
-        self.linked = self.link.tablet_present  # what the screens ask: 1 while the tablet is there
-        if events:
-            self.link.restore_events(events)
+        # The tablet link (firmware/link.py, some 12 KB of heap) is loaded when the tablet first speaks: a dashboard
+        # played standalone never pays for it. Until then it is the saved ids and events it will start from.
+        self.link = None
+        self.kept = (done, events)
+        self.listener = select.poll()
+        self.listener.register(sys.stdin, select.POLLIN)
         if applied or not self.gen:
             self.save()  # folds them in (or, first boot, writes the first save) and starts a fresh journal
         else:
@@ -106,10 +109,11 @@ class App:
 
     def save(self):
         """The full atomic save; it folds the journal in (a fresh one follows the new save)."""
+        link = self.link
         store.save(self.board.state_path, {
             "car": self.car.snapshot(),
-            "done": self.link.done_ids(),
-            "ev": self.link.pending_events(),
+            "done": link.done_ids() if link is not None else self.kept[0],
+            "ev": link.pending_events() if link is not None else self.kept[1],
             "gen": self.gen + 1,
         })
         self.gen += 1
@@ -126,12 +130,37 @@ class App:
         a lap, a turn's end), a handful per turn and never per UP/DOWN step, so each is saved at once: a power
         cut loses at most the press being handled."""
         self.dirty = 1
-        self.link.state_changed()
+        if self.link is not None:
+            self.link.state_changed()
+
+    def linked(self):
+        """1 while the tablet is there (it spoke in the last few seconds): what the screens ask."""
+        return self.link.tablet_present() if self.link is not None else 0
+
+    def listen(self):
+        """Before the link is loaded: has the tablet spoken? Its first byte is dropped (the tablet repeats a lost
+        frame: its "hi" until it hears the hello, a command until it is answered) and the link is loaded, which says
+        hello with the state. End of input (the unix port's stdin closed) means no tablet can ever come."""
+        if not self.listener.poll(0):
+            return
+        if not sys.stdin.buffer.read(1):  # type: ignore[attr-defined]
+            self.listener.unregister(sys.stdin)
+            return
+        gc.collect()  # its code is placed in a clean heap, not among a press's garbage
+        from firmware.link import DashboardLink
+
+        done, events = self.kept
+        self.kept = ([], [])  # the link keeps them from here on
+        self.link = DashboardLink(self.car.snapshot, self._apply, on_journal=self._journal, done=done)
+        if events:
+            self.link.restore_events(events)
+        self.touched = 1  # the tablet indicator
 
     def post(self, name, args):
-        if self.linked():
+        link = self.link
+        if link is not None and link.tablet_present():
             try:
-                self.link.post_event(name, args)
+                link.post_event(name, args)
             except ValueError:
                 pass  # outbox full: the state frames still carry the change
 
@@ -145,7 +174,7 @@ class App:
         return self._solo
 
     def beep(self, hz, ms):
-        """A tone for `ms`: the loop in run() ends it."""
+        """A tone for `ms`: the button scan ends it (a task per beep would be garbage per beep)."""
         self.board.tone(hz)
         self.quiet_at = time.ticks_add(time.ticks_ms(), ms)
         self.beeping = 1
@@ -177,10 +206,17 @@ class App:
             self.touched = 1
 
     def scan_buttons(self):
-        """The buttons, then what they or the tablet's commands changed: the player sees the result first, then it
-        goes to flash (before any other press or command is taken), then garbage is collected if the heap runs low
-        (never in the middle of a press: a collection takes a few ms)."""
+        """The buttons, then what the press changed, shown, saved and collected (settle)."""
         self.buttons.update(self.board.buttons(), time.ticks_ms())
+        if self.beeping and time.ticks_diff(time.ticks_ms(), self.quiet_at) >= 0:
+            self.beeping = 0
+            self.board.tone(0)
+        self.settle()
+
+    def settle(self):
+        """What a press or the tablet's commands changed: the player sees the result first, then it goes to flash
+        (before any other press or command is taken), then garbage is collected if the heap runs low (never in the
+        middle of a press: a collection takes a few ms)."""
         if self.touched:
             self.refresh()
         n = self.journal.count  # journaled commands are folded in on a turn's end, when many, or after a while
@@ -214,35 +250,46 @@ class App:
         self.display.invalidate()
         self.refresh()
 
+    # ---- tasks: the buttons, the tablet link, and time; each settles what it changed before it yields -------
     async def run(self):
         # main.py collected every few KB while the modules loaded; from here on collections wait for the pauses
-        # between presses (scan_buttons, and the idle collection below): one in the middle of a press doubled its time.
+        # between presses (settle, and tick_task): one in the middle of a press doubled its time.
         gc.threshold(-1)
         gc.collect()
         self.gc_low = max(gc.mem_free() // 2, _GC_FREE_FLOOR)
         self.refresh()
-        link = self.link
-        tick_at = time.ticks_ms()
+        asyncio.create_task(self.link_task())
+        asyncio.create_task(self.tick_task())
         while True:
-            waiting = len(link.outbox)
-            link.poll(0)
-            if len(link.outbox) < waiting:
-                # An event acknowledged: save without it. A save that still lists it would send it again after a
-                # restart, and a tablet restarted meanwhile (its memory of event ids gone) would apply it twice.
-                self.dirty = 1
+            self.scan_buttons()
+            await asyncio.sleep_ms(self.board.poll_ms)
+
+    async def link_task(self):
+        while True:
+            link = self.link
+            if link is None:
+                self.listen()
+            else:
+                waiting = len(link.outbox)
+                link.poll(0)
+                if len(link.outbox) < waiting:
+                    # An event acknowledged: save without it. A save that still lists it would send it again after
+                    # a restart, and a tablet restarted meanwhile (had it lost the ids it took) would apply it twice.
+                    self.dirty = 1
+            self.settle()  # the commands just taken shown and saved before the next input is read
+            await asyncio.sleep_ms(_POLL_MS)
+
+    async def tick_task(self):
+        """Time-outs on the screen, the tablet indicator, and garbage collected in a pause."""
+        while True:
+            await asyncio.sleep_ms(_TICK_MS)
             now = time.ticks_ms()
-            if self.beeping and time.ticks_diff(now, self.quiet_at) >= 0:
-                self.beeping = 0
-                self.board.tone(0)
-            if time.ticks_diff(now, tick_at) >= 0:
-                tick_at = time.ticks_add(now, _TICK_MS)
-                if self.ui.tick(now) or self.linked() != self.was_linked:
-                    self.touched = 1
-                elif self.gc_due and time.ticks_diff(now, self.last_activity) >= _GC_IDLE_MS:
-                    self.gc_due = 0
-                    gc.collect()
-            self.scan_buttons()  # and the commands just taken shown and saved, before the next poll of the link
-            await asyncio.sleep_ms(min(_POLL_MS, self.board.poll_ms))
+            if self.ui.tick(now) or self.linked() != self.was_linked:
+                self.touched = 1
+                self.settle()
+            elif self.gc_due and time.ticks_diff(now, self.last_activity) >= _GC_IDLE_MS:
+                self.gc_due = 0
+                gc.collect()
 
 
 def _task_failed(loop, context):

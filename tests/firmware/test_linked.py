@@ -253,3 +253,29 @@ def test_an_acknowledged_event_is_not_sent_again_after_a_restart(tmp_path):
     finally:
         t.stop()
         d.kill()
+
+
+def test_the_link_is_loaded_only_once_the_tablet_speaks(tmp_path):
+    # A dashboard played standalone never pays the link's heap (firmware/app.py, App.listen): it writes nothing on
+    # the link until the tablet says something, then says hello with the state it reached meanwhile.
+    d = VirtualDashboard(str(tmp_path), dev="late", stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    d.start()
+    try:
+        d.hold("BACK", 0.85)  # race setup, standalone
+        d.tap("OK", "OK")
+        d.send("Q")
+        free_alone = d.state["free"]
+        hand = d.car()["hand"]
+        assert len(hand) == 5
+        os.set_blocking(d.proc.stdout.fileno(), False)
+        assert not d.proc.stdout.read1(4096)  # not a byte on the link: no hello, no state frames
+        os.set_blocking(d.proc.stdout.fileno(), True)
+        t = Tablet(d)
+        hello = t.wait_note(lambda n: n[0] == "hello")
+        assert hello[2]["s"]["hand"] == hand  # the state it reached alone
+        d.wait(lambda: "TAB" in d.rows()[1], 5)
+        assert t.command("c1", "turn", {"on": 1})[0] == "done"
+        d.send("Q")
+        assert free_alone - d.state["free"] > 6000  # the link's code came in only now
+    finally:
+        d.kill()

@@ -2,7 +2,7 @@
 # At most MAX_FRAME bytes including the newline. Strings carry only printable ASCII without `"`, `\` and `~`,
 # so `~` marks a frame start wherever it appears and no control byte (least of all 0x03, Ctrl-C) is ever sent.
 # This module is what a dashboard imports (every function here is heap on a Pico); what only the tablet needs
-# (encode, LineReader.feed) lives in tablet.py.
+# (encode, the bulk LineReader.feed, crc_hex) lives in tablet.py.
 import binascii
 import json
 import sys
@@ -19,6 +19,14 @@ _SEP = const(0x7C)  # "|"
 _NL = const(0x0A)
 _CR = const(0x0D)
 _MAX_DEPTH = const(3)  # frame > args > list or snapshot > list: deeper is never valid
+# The JSON punctuation _enc appends as single bytes (a bytes constant would be a heap object each).
+_QUOTE = const(0x22)  # '"'
+_COMMA = const(0x2C)
+_COLON = const(0x3A)
+_OPEN_LIST = const(0x5B)  # "["
+_CLOSE_LIST = const(0x5D)  # "]"
+_OPEN_OBJECT = const(0x7B)  # "{"
+_CLOSE_OBJECT = const(0x7D)  # "}"
 
 
 # MicroPython's bytearray takes a str as the buffer it is (and str(s) is s: no copy); CPython's wants bytes.
@@ -59,28 +67,32 @@ def _enc(v, depth, out):
     elif t is str:
         if '"' in v:
             raise ValueError("no quotes in frame strings")
-        out += b'"'  # the other characters are checked once, on the whole body
+        out.append(_QUOTE)  # the other characters are checked once, on the whole body
         out += _ascii(v)
-        out += b'"'
+        out.append(_QUOTE)
     elif t is list or t is tuple:
-        sep = b"["
+        out.append(_OPEN_LIST)
         for x in v:
-            out += sep
-            sep = b","
             _enc(x, depth + 1, out)
-        out += b"]" if sep == b"," else b"[]"
+            out.append(_COMMA)
+        if v:
+            out[-1] = _CLOSE_LIST  # the last item's comma becomes the bracket
+        else:
+            out.append(_CLOSE_LIST)
     elif t is dict:
         for k in v:
             if type(k) is not str:
                 raise ValueError("object keys must be strings")
-        sep = b"{"
+        out.append(_OPEN_OBJECT)
         for k in sorted(v):  # sorted: dicts keep no order on MicroPython, and both runtimes must agree
-            out += sep
-            sep = b","
             _enc(k, depth, out)
-            out += b":"
+            out.append(_COLON)
             _enc(v[k], depth + 1, out)
-        out += b"}" if sep == b"," else b"{}"
+            out.append(_COMMA)
+        if v:
+            out[-1] = _CLOSE_OBJECT  # the last value's comma becomes the brace
+        else:
+            out.append(_CLOSE_OBJECT)
     else:
         raise ValueError("only ints, strings, lists and objects go in a frame")
 
@@ -92,10 +104,6 @@ def canonical(obj):
     if not _plain(out):
         raise ValueError("frame strings are printable ASCII without backslash or tilde")
     return out
-
-
-def crc_hex(data):
-    return "%08x" % (binascii.crc32(data) & 0xFFFFFFFF)
 
 
 def _valid(v, depth):
@@ -117,21 +125,13 @@ def _valid(v, depth):
     return False  # floats, true/false/null
 
 
-def decode(line):
-    """The message in one line (bytes, no newline; a trailing CR is allowed). FrameError if invalid."""
-    n = len(line)
-    if n and line[n - 1] == _CR:
-        line = line[: n - 1]
-        n -= 1
-    if n < 12 or line[0] != _START or n >= MAX_FRAME or line[n - 9] != _SEP:
-        raise FrameError("not a frame")
-    body = bytes(line[1 : n - 9])
-    if crc_hex(body).encode() != bytes(line[n - 8 :]):
-        raise FrameError("bad checksum")
+def _parse(body):
+    """The message a frame body (JSON bytes) holds; FrameError if it is not one. A frame's body and a message
+    put back together from fragments both pass here."""
     if not _plain(body):
         raise FrameError("bytes not allowed in a frame")
     try:
-        msg = json.loads(body.decode())
+        msg = json.loads(body)
     except Exception:  # MicroPython raises ValueError or others for bad JSON: all mean "not a frame"
         raise FrameError("bad JSON")
     if not isinstance(msg, dict) or not isinstance(msg.get("t"), str) or not _valid(msg, 0):
@@ -139,8 +139,59 @@ def decode(line):
     return msg
 
 
-class LineReader:
-    """Splits a byte stream into candidate frame lines inside one fixed buffer.
+def decode(line):
+    """The message in one line (bytes, no newline; a trailing CR is allowed). FrameError if invalid."""
+    n = len(line)
+    if n and line[n - 1] == _CR:
+        n -= 1
+    if n < 12 or line[0] != _START or n >= MAX_FRAME or line[n - 9] != _SEP:
+        raise FrameError("not a frame")
+    body = bytes(line[1 : n - 9])
+    if b"%08x" % binascii.crc32(body) != line[n - 8 : n]:  # crc32 is unsigned on both runtimes
+        raise FrameError("bad checksum")
+    return _parse(body)
+
+
+# -- messages larger than one frame ----------------------------------------------------------------------
+# A full snapshot (every field plus a hand of up to 40 cards) does not fit in 256 bytes. Such a message
+# travels as "frag" frames: {"t":"frag","f":message number,"i":index,"k":count,"d":base64 of a slice of
+# its JSON}.
+# Fragments of one message are consecutive on the line; a gap drops the whole message (the sender's retry or
+# the next heartbeat repairs it). Reassembly is bounded by _MAX_MESSAGE.
+_FRAG_BYTES = const(144)  # 192 base64 characters: the fragment frame stays under MAX_FRAME
+_MAX_MESSAGE = const(2048)
+MAX_FRAGS = const((_MAX_MESSAGE + _FRAG_BYTES - 1) // _FRAG_BYTES)
+
+
+def frames(msg, frag_id=0, write=None):
+    """Sends msg (a dict with a "t" type: the caller's to check) as frames through write(bytes), one call per
+    frame, as each is made (no message-sized join); one frame if it fits, else numbered fragments (frag_id names
+    the message). Without write: the list of them."""
+    out = []
+    write = write or out.append
+    body = canonical(msg)
+    n = len(body)
+    if n + 11 <= MAX_FRAME:
+        # bytes(): "%s" spells a bytearray's repr on MicroPython. crc32 is unsigned on both runtimes.
+        write(b"~%s|%08x\n" % (bytes(body), binascii.crc32(body)))
+        return out
+    if n > _MAX_MESSAGE:
+        raise ValueError("message longer than %d bytes" % _MAX_MESSAGE)
+    k = (n + _FRAG_BYTES - 1) // _FRAG_BYTES
+    body = memoryview(body)  # slices of it copy nothing
+    for i in range(k):
+        b64 = binascii.b2a_base64(body[i * _FRAG_BYTES : (i + 1) * _FRAG_BYTES], newline=False)  # type: ignore
+        rest = b'","f":%d,"i":%d,"k":%d,"t":"frag"}' % (frag_id, i, k)
+        # The canonical spelling of {"t":"frag","f":..,"i":..,"k":..,"d":..} (base64 is plain ASCII), its checksum
+        # taken piece by piece: the frame is the only copy of it.
+        crc = binascii.crc32(rest, binascii.crc32(b64, binascii.crc32(b'{"d":"')))
+        write(b'~{"d":"%s%s|%08x\n' % (b64, rest, crc))
+    return out
+
+
+class Receiver:
+    """The receiving end of a line: feed_byte splits the byte stream into candidate frame lines inside one fixed
+    buffer; add puts fragmented messages back together. One class for both: a class costs ~250 bytes on a Pico.
 
     A line longer than MAX_FRAME is discarded up to its newline without growing anything; a `~` restarts
     the line, so noise glued in front of a frame (a `>>> ` prompt, garbage) does not spoil the frame.
@@ -151,6 +202,9 @@ class LineReader:
         self.n = 0
         self.overflow = False
         self.noise = 0  # lines skipped: not frames, or too long
+        self.parts = []  # the fragments of the message being put together, as bytes
+        self.key = None  # (message number, fragment count) of that message
+        self.dropped = 0  # fragments and fragmented messages lost
 
     def feed_byte(self, b):
         """Take one byte; return the completed frame line (bytes) or None."""
@@ -184,98 +238,40 @@ class LineReader:
         self.n += 1
         return None
 
-
-# -- messages larger than one frame ----------------------------------------------------------------------
-# A full snapshot (every field plus a hand of up to 40 cards) does not fit in 256 bytes. Such a message
-# travels as "frag" frames: {"t":"frag","f":message number,"i":index,"k":count,"d":base64 of a slice of
-# its JSON}.
-# Fragments of one message are consecutive on the line; a gap drops the whole message (the sender's retry or
-# the next heartbeat repairs it). Reassembly is bounded by _MAX_MESSAGE.
-_FRAG_BYTES = const(144)  # 192 base64 characters: the fragment frame stays under MAX_FRAME
-_MAX_MESSAGE = const(2048)
-MAX_FRAGS = const((_MAX_MESSAGE + _FRAG_BYTES - 1) // _FRAG_BYTES)
-
-
-def frames(msg, frag_id=0, write=None):
-    """Sends msg as frames through write(bytes), one call per frame, as each is made (no message-sized join);
-    one frame if it fits, else numbered fragments (frag_id names the message). Without write: the list of them."""
-    out = []
-    write = write or out.append
-    if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
-        raise ValueError("a frame is an object with a 't' type")
-    body = canonical(msg)
-    n = len(body)
-    if n + 11 <= MAX_FRAME:
-        # bytes(): "%s" spells a bytearray's repr on MicroPython. crc32 is unsigned on both runtimes.
-        write(b"~%s|%08x\n" % (bytes(body), binascii.crc32(body)))
-        return out
-    if n > _MAX_MESSAGE:
-        raise ValueError("message longer than %d bytes" % _MAX_MESSAGE)
-    k = (n + _FRAG_BYTES - 1) // _FRAG_BYTES
-    body = memoryview(body)  # slices of it copy nothing
-    for i in range(k):
-        b64 = binascii.b2a_base64(body[i * _FRAG_BYTES : (i + 1) * _FRAG_BYTES], newline=False)  # type: ignore
-        rest = b'","f":%d,"i":%d,"k":%d,"t":"frag"}' % (frag_id, i, k)
-        # The canonical spelling of {"t":"frag","f":..,"i":..,"k":..,"d":..} (base64 is plain ASCII), its checksum
-        # taken piece by piece: the frame is the only copy of it.
-        crc = binascii.crc32(rest, binascii.crc32(b64, binascii.crc32(b'{"d":"')))
-        write(b'~{"d":"%s%s|%08x\n' % (b64, rest, crc))
-    return out
-
-
-class Assembler:
-    """Puts fragmented messages back together; add(msg) returns a complete message or None."""
-
-    def __init__(self):
-        self.parts = []
-        self.fid = None
-        self.k = 0
-        self.dropped = 0
-
     def add(self, msg):
+        """A decoded frame in; out the message it completes (msg itself if not a fragment), or None."""
+        parts = self.parts
+        i = msg.get("i")
+        key = (msg.get("f"), msg.get("k"))
+        if parts and (msg["t"] != "frag" or i != len(parts) or key != self.key):
+            self.dropped += 1  # a gap, another message, another fragmented one: the rest of this one was lost
+            parts = self.parts = []
         if msg["t"] != "frag":
-            if self.parts:  # a message in the middle of fragments: the rest of them was lost
-                self._reset(1)
             return msg
-        f, i, k, d = msg.get("f"), msg.get("i"), msg.get("k"), msg.get("d")
-        if not (isinstance(f, int) and isinstance(i, int) and isinstance(k, int) and isinstance(d, str)):
-            self._reset(1)
-            return None
-        if not 1 < k <= MAX_FRAGS or i != len(self.parts) or (i and (f != self.fid or k != self.k)):
-            self._reset(1 if self.parts else 0)
-            if i != 0 or not 1 < k <= MAX_FRAGS:
-                self.dropped += 1
-                return None
-        try:
-            chunk = binascii.a2b_base64(d)
-        except Exception:
-            self._reset(1)
-            return None
-        self.parts.append(chunk)
-        self.fid = f
-        self.k = k
-        if len(self.parts) < k:
-            return None
-        body = b"".join(self.parts)
-        self._reset(0)
-        if not _plain(body):
+        k = key[1]
+        if i != len(parts) or type(k) is not int or not 1 < k <= MAX_FRAGS:  # not a start, nor the next
             self.dropped += 1
             return None
         try:
-            whole = json.loads(body.decode())
-        except Exception:
+            parts.append(binascii.a2b_base64(msg.get("d")))
+        except Exception:  # no "d", or not base64: the message cannot be completed
             self.dropped += 1
+            self.parts = []
             return None
-        if not isinstance(whole, dict) or not isinstance(whole.get("t"), str) or whole["t"] == "frag":
-            self.dropped += 1
+        self.key = key
+        if len(parts) < k:
             return None
-        if not _valid(whole, 0):
+        self.parts = []
+        try:
+            whole = _parse(b"".join(parts))
+        except FrameError:
+            whole = None
+        if whole is None or whole["t"] == "frag":
             self.dropped += 1
             return None
         return whole
 
-    def _reset(self, lost):
-        self.parts = []
-        self.fid = None
-        self.k = 0
-        self.dropped += lost
+
+# The names the tablet and the tests know the two halves by.
+LineReader = Receiver
+Assembler = Receiver

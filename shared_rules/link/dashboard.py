@@ -44,8 +44,7 @@ class DashboardProtocol:
         self.done = []  # [id, outcome] of the last _DONE_KEPT commands handled, oldest first (see _seen)
         for it in done:
             self._seen(it[0], it[1])
-        self.reader = codec.LineReader()
-        self.assembler = codec.Assembler()
+        self.reader = codec.Receiver()  # lines out of the byte stream, and fragments put back together
         self.seq = 0
         self.rev = 0  # counts state changes this boot; heartbeats carry it so the tablet notices a missed one
         self.last_tx = now_ms
@@ -137,7 +136,7 @@ class DashboardProtocol:
             self.bad_frames += 1
             return
         self.last_rx = now_ms
-        msg = self.assembler.add(msg)
+        msg = self.reader.add(msg)
         if msg is not None:
             self.handle(msg, now_ms)
 

@@ -1,5 +1,7 @@
 # The tablet's half of the protocol, free of I/O: one Device per dashboard (outlives cables), one Session per
 # open port. Commands go one at a time per dashboard, resent until answered; notes for the app are returned.
+import binascii
+
 from shared_rules.link import codec
 
 HELLO_RETRY_MS = 300  # ask again for a hello after this long, then twice as long each time, up to 8 times
@@ -14,20 +16,25 @@ LOST = "lost"
 
 
 # -- framing the dashboard never needs (kept out of codec, whose every function is heap on a Pico) ---------
+def crc_hex(data):
+    """A frame body's checksum as the frame spells it (codec.decode compares it in place)."""
+    return "%08x" % (binascii.crc32(data) & 0xFFFFFFFF)
+
+
 def encode(msg):
     """The frame for msg (a dict with a "t" type), as bytes ending in a newline; ValueError if it needs more
     than one frame (codec.frames fragments those)."""
     if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
         raise ValueError("a frame is an object with a 't' type")
     body = codec.canonical(msg)
-    frame = b"~" + body + b"|" + codec.crc_hex(body).encode() + b"\n"
+    frame = b"~" + body + b"|" + crc_hex(body).encode() + b"\n"
     if len(frame) > codec.MAX_FRAME:
         raise ValueError("frame longer than %d bytes" % codec.MAX_FRAME)
     return frame
 
 
-class LineReader(codec.LineReader):
-    """codec.LineReader with a bulk feed, for the tablet reading six dashboards."""
+class LineReader(codec.Receiver):
+    """codec.Receiver with a bulk feed, for the tablet reading six dashboards."""
 
     def feed(self, data):
         """Take many bytes; return the list of completed frame lines. Same result as feed_byte on each byte,
@@ -95,8 +102,7 @@ class Session:
         self.command_retry = t.get("command_retry", COMMAND_RETRY_MS)
         self.heartbeat = t.get("heartbeat", HEARTBEAT_MS)
         self.silent_ms = t.get("silent", SILENT_MS)
-        self.reader = LineReader()
-        self.assembler = codec.Assembler()
+        self.reader = LineReader()  # lines out of the byte stream, and fragments put back together
         self.frag_id = 0
         self.device = None  # bound by the first hello
         self.last_rx = None
@@ -144,7 +150,7 @@ class Session:
                 self.bad_frames += 1
                 continue
             self.last_rx = now_ms
-            msg = self.assembler.add(msg)
+            msg = self.reader.add(msg)
             if msg is not None:
                 self._handle(msg, now_ms, notes)
         return notes

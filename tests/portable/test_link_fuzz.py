@@ -27,7 +27,7 @@ def _bytes(rng, n, alphabet=None):
 
 
 def _with_crc(body):
-    return b"~" + body + b"|" + codec.crc_hex(body).encode() + b"\n"
+    return b"~" + body + b"|" + tablet.crc_hex(body).encode() + b"\n"
 
 
 def _check_unchanged(car, d, before):

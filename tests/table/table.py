@@ -68,12 +68,12 @@ def rss_kb():
 class Seat:
     """One dashboard and its cable: the firmware on a pty, a relay between that pty and the tablet's pty."""
 
-    def __init__(self, workdir, dev, usb, seed):
+    def __init__(self, workdir, dev, usb, seed, dashboard=None):
         from tests.link.harness import Relay
 
         self.dev = dev
         self.usb = usb
-        self.dash = VirtualDashboard(workdir, dev=dev)
+        self.dash = VirtualDashboard(workdir, dev=dev, **(dashboard or {}))
         self.master = None
         self.dead_master = None
         self.relay = Relay(None, seed)
@@ -113,7 +113,9 @@ class Seat:
 
 class Table:
     def __init__(self, workdir, seed, players=6, laps=5, lap_spaces=LAP_SPACES, faults=0, fault_rate=0.08,
-                 heap_every=0, timeout=30.0):
+                 heap_every=0, timeout=30.0, dashboard=None):
+        """dashboard: keyword arguments for every VirtualDashboard (heap, micropypath, cwd); by default the
+        firmware's source tree in a 256 KB heap."""
         self.workdir = workdir
         self.seed = seed
         self.laps = laps
@@ -128,7 +130,7 @@ class Table:
         self.frng = random.Random(seed * 7919 + 1)  # the faults: apart, so both runs choose the same moves
         self.path = os.path.join(workdir, "table.db")
         self.usb = FakeUsb()
-        self.seats = [Seat(workdir, "dash-%d" % (i + 1), self.usb, seed + i) for i in range(players)]
+        self.seats = [Seat(workdir, "dash-%d" % (i + 1), self.usb, seed + i, dashboard) for i in range(players)]
         self.pos = [0] * players
         self.ref = None
         self.transport = None

@@ -5,18 +5,15 @@
 import asyncio
 import gc
 import json
-import os
 import select
 import sys
 import time
 
 from micropython import const
-from shared_rules.errors import RuleError
 from shared_rules.f1 import car as f1car
 
 from firmware import board as b
 from firmware import store
-from firmware.journal import Journal, replay
 from firmware.buttons import Buttons
 from firmware.display import Display
 from firmware.screens import render
@@ -40,8 +37,7 @@ class App:
         self.ui = Ui(self, self.car)
         self._f5 = None  # Formula 5 mode (firmware/f5_ui.py), loaded only when the tablet deals a hand
         self.saves = 0
-        self.gen = 0  # generation of the last full save: the journal names the one it follows
-        self.journal = Journal(board.state_path + ".journal")
+        self.journal = None  # the journal of tablet commands (firmware/journal.py): loaded with the link
         self.fold_at = 0
         self.fold_now = 0
         self.dirty = 0
@@ -53,7 +49,8 @@ class App:
         self.led_on = -1
         self.beeping = 0
         self.quiet_at = 0
-        done, events, applied, error = self.restore()  # before the link's hello, which carries the state
+        # gen: the generation of the last full save (the journal names the one it follows)
+        self.gen, done, events, applied, error = _restore(board.state_path, self.car)
         for cid in applied:
             done.append([cid, ""])
         # The tablet link (firmware/link.py, some 12 KB of heap) is loaded when the tablet first speaks: a dashboard
@@ -63,9 +60,7 @@ class App:
         self.listener = select.poll()
         self.listener.register(sys.stdin, select.POLLIN)
         if applied or not self.gen:
-            self.save()  # folds them in (or, first boot, writes the first save) and starts a fresh journal
-        else:
-            self.journal.restart(self.gen)  # drops a torn last line: never append after one
+            self.save()  # folds them in (or, first boot, writes the first save)
         self.buttons = Buttons(
             len(b.BUTTONS), self._on_button, debounce_ms=board.debounce_ms, repeat_mask=(1 << b.UP) | (1 << b.DOWN),
             long_mask=1 << b.BACK,
@@ -75,38 +70,6 @@ class App:
             self.ui.message("SAVE DAMAGED", error + ". Defaults used; old file kept as .bad", time.ticks_ms(), alarm=1)
 
     # ---- saved state -----------------------------------------------------------------------------------
-    def restore(self):
-        """The last full save, then the commands acknowledged since it (journaled), re-applied once each.
-        Returns (done ids, unacknowledged events, ids of the journaled commands applied, the damage or None)."""
-        path = self.board.state_path
-        data, error = store.load(path)  # a damaged file is set aside as .bad there
-        done, events = [], []
-        if data is not None:
-            try:
-                car = f1car.Car.from_snapshot(store.check(data, "car", dict))
-                done = store.check(data, "done", list)
-                events = store.check(data, "ev", list)
-                self.car.replace_with(car)
-                gen = data.get("gen", 0)
-                self.gen = gen if isinstance(gen, int) else 0
-            except (RuleError, store.StoreError) as e:
-                done, events = [], []
-                error = "SAVE DAMAGED: %s" % e
-        if error:
-            # The save set aside (unless store.load did), and its journal beside it: that cannot be replayed onto
-            # defaults.
-            for p in (path, self.journal.path):
-                try:
-                    os.rename(p, p + ".bad")
-                except OSError:
-                    pass
-            return done, events, (), error
-        # Straight to the car, as a restored save is: no screen from before the cut, no Formula 5 half set up
-        # (an f5 view is refused here, so its id stays new and the tablet's resend applies it)
-        car = self.car
-        applied = replay(self.journal.read(self.gen), done, lambda name, args: f1car.apply_command(car, name, args))
-        return done, events, applied, None
-
     def save(self):
         """The full atomic save; it folds the journal in (a fresh one follows the new save)."""
         link = self.link
@@ -117,7 +80,8 @@ class App:
             "gen": self.gen + 1,
         })
         self.gen += 1
-        self.journal.restart(self.gen)  # a cut before this: the old journal names the old save, never replayed
+        if self.journal is not None:
+            self.journal.restart(self.gen)  # a cut before this: the old journal names the old save, never replayed
         self.saves += 1
         self.dirty = 0
         self.fold_now = 0
@@ -147,7 +111,13 @@ class App:
             self.listener.unregister(sys.stdin)
             return
         gc.collect()  # its code is placed in a clean heap, not among a press's garbage
+        from firmware.journal import Journal
         from firmware.link import DashboardLink
+
+        # A fresh journal following the last save, before any command can be journaled (an old one may end in a
+        # torn line: never append after one). Until now saves left it alone: one naming an older save is ignored.
+        self.journal = Journal(self.board.state_path + ".journal")
+        self.journal.restart(self.gen)
 
         done, events = self.kept
         self.kept = ([], [])  # the link keeps them from here on
@@ -194,10 +164,12 @@ class App:
         self.touched = 1
 
     def _journal(self, cid, name, args):
-        self.journal.append(cid, name, args)  # before the ack: an acknowledged command survives a power cut
-        if self.journal.count == 1:
+        journal = self.journal
+        assert journal is not None  # loaded with the link, its only caller
+        journal.append(cid, name, args)  # before the ack: an acknowledged command survives a power cut
+        if journal.count == 1:
             self.fold_at = time.ticks_add(time.ticks_ms(), _FOLD_MS)
-        if self.journal.count >= _FOLD_LINES or (name == "turn" and not args.get("on")):
+        if journal.count >= _FOLD_LINES or (name == "turn" and not args.get("on")):
             self.fold_now = 1  # a turn's end: fold now, while the player waits for the others
 
     # ---- buttons and screen ----------------------------------------------------------------------------
@@ -219,7 +191,8 @@ class App:
         middle of a press: a collection takes a few ms)."""
         if self.touched:
             self.refresh()
-        n = self.journal.count  # journaled commands are folded in on a turn's end, when many, or after a while
+        n = self.journal.count if self.journal is not None else 0  # journaled commands are folded in on a turn's
+        # end, when many, or after a while
         if self.dirty or n and (self.fold_now or time.ticks_diff(time.ticks_ms(), self.fold_at) >= 0):
             self.save()
         if gc.mem_free() < self.gc_low:
@@ -290,6 +263,19 @@ class App:
             elif self.gc_due and time.ticks_diff(now, self.last_activity) >= _GC_IDLE_MS:
                 self.gc_due = 0
                 gc.collect()
+
+
+def _restore(path, car):
+    """Power-on (firmware/restore.py): its code is imported for this once and then forgotten, so that it is garbage
+    for the rest of the race."""
+    import firmware
+    from firmware import restore
+
+    try:
+        return restore.restore(path, car)
+    finally:
+        del sys.modules["firmware.restore"]
+        del firmware.restore  # type: ignore[attr-defined]  # the package holds its submodules too
 
 
 def _task_failed(loop, context):

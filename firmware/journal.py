@@ -2,11 +2,12 @@
 #
 # Before the ack, ONE line is appended for the applied command: its id, name and args, with a crc32 of its own,
 # so a line torn by a power cut is detected and skipped (its command was never acked: the tablet resends it).
-# At boot: load the last full save, then re-apply, in order and through the same apply_command, the journaled
-# commands whose ids are not in the save's done ids. The full atomic save (store.py) happens rarely and folds the
-# journal in: once the new save is renamed into place, a fresh journal replaces the old one (temp file, then
-# rename). The first line of a journal names the save generation it follows, so a journal left over from an
-# older save (a crash between the two renames, or a save lost or set aside) is never replayed onto another.
+# At boot (firmware/restore.py): load the last full save, then re-apply, in order and through the same
+# apply_command, the journaled commands whose ids are not in the save's done ids. The full atomic save
+# (store.py) happens rarely and folds the journal in: once the new save is renamed into place, a fresh journal
+# replaces the old one (temp file, then rename). The first line of a journal names the save generation it
+# follows, so a journal left over from an older save (a crash between the two renames, or a save lost or set
+# aside) is never replayed onto another.
 # Portable: the same module on MicroPython (the dashboard) and CPython (tests, the tablet's tools).
 import binascii
 import json
@@ -21,7 +22,6 @@ import sys
 _FLUSH = not (sys.implementation.name == "micropython" and sys.platform in ("linux", "darwin"))
 
 MAGIC = "F1J1"  # the first line: [MAGIC, generation of the save it follows]
-MAX_LINE = 512  # longer lines are not ours: skipped, never held whole in memory
 
 
 def line(*fields):
@@ -30,23 +30,8 @@ def line(*fields):
     return b"%08x %s\n" % (binascii.crc32(body), body)
 
 
-def _parse(raw):
-    """The JSON value of one journal line, or None if the line is torn or damaged."""
-    raw = raw.rstrip(b"\n")
-    if len(raw) < 10 or raw[8] != 0x20:  # a space after the crc
-        return None
-    body = raw[9:]
-    try:
-        if int(raw[:8], 16) == binascii.crc32(body):
-            return json.loads(body)
-    except ValueError:
-        pass
-    return None
-
-
 class Journal:
     """j = Journal(path)
-    j.read(gen)              -> [[id, name, args], ...] journaled after save generation `gen`, in order
     j.append(id, name, args)  one command, flushed to the file before this returns (call before the ack)
     j.restart(gen)           a fresh, empty journal following save `gen` (call after that save is in place)
     j.count                  lines appended since the last restart
@@ -56,24 +41,6 @@ class Journal:
         self.path = path
         self.f = None
         self.count = 0
-
-    def read(self, gen):
-        try:
-            f = open(self.path, "rb")
-        except OSError:
-            return []
-        out = []
-        with f:
-            if _parse(f.readline(MAX_LINE)) != [MAGIC, gen]:
-                return []  # another save's journal (or none): everything it holds is in that save or lost with it
-            while True:
-                raw = f.readline(MAX_LINE)
-                if not raw:
-                    break
-                e = _parse(raw)
-                if isinstance(e, list) and len(e) == 3 and isinstance(e[0], str) and isinstance(e[2], dict):
-                    out.append(e)
-        return out
 
     def append(self, cid, name, args):
         if self.f is None:
@@ -96,23 +63,3 @@ class Journal:
         if self.f is not None:
             self.f.close()
             self.f = None
-
-
-def replay(entries, done, apply_command):
-    """Re-apply the journaled commands whose ids are not in `done` ([[id, outcome], ...] from the save), in
-    order. Returns the ids applied. A command refused now (a save edited by hand) is skipped: not applied, not
-    recorded, so the tablet may resend it."""
-    seen = []
-    for d in done:
-        seen.append(d[0])
-    applied = []
-    for cid, name, args in entries:
-        if cid in seen:
-            continue
-        try:
-            apply_command(name, args)
-        except Exception:
-            continue
-        seen.append(cid)
-        applied.append(cid)
-    return applied

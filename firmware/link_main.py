@@ -11,7 +11,8 @@ import os
 import time
 
 from shared_rules.f1 import car as f1car
-from firmware.journal import Journal, replay
+from firmware.journal import Journal
+from firmware.restore import read_journal, replay
 from firmware.link import DashboardLink
 
 FOLD_MS = 3000  # fold journaled commands into a full save at most this long after the first of them
@@ -61,7 +62,7 @@ class Keeper:
         def apply(name, args):
             f1car.apply_command(self.car, name, args)
 
-        applied = replay(self.journal.read(self.gen), done, apply)
+        applied = replay(read_journal(self.journal.path, self.gen), done, apply)
         done = list(done) + [[cid, ""] for cid in applied]
         if applied:
             self.fold(done)

@@ -41,6 +41,7 @@ package(
         "link_main.py",
         "main.py",
         "pins.py",
+        "restore.py",
         "screens.py",
         "selftest.py",
         "solo.py",

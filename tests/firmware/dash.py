@@ -20,15 +20,14 @@ W, H, PAGES = 128, 64, 8
 
 def restored(state_path):
     """What the firmware restores at boot from `state_path` (firmware/app.py): its last full save with the tablet
-    commands journaled since re-applied (the same firmware.journal code), as the save's dict; None if no save."""
-    from firmware import store
-    from firmware.journal import Journal, replay
+    commands journaled since re-applied (the same firmware/restore.py code), as the save's dict; None if no save."""
+    from firmware import restore
     from shared_rules.f1.car import Car, apply_command
 
     with open(state_path, "rb") as f:
-        data = store.decode(f.read())
+        data = restore.decode(f.read())
     car = Car.from_snapshot(data["car"])
-    applied = replay(Journal(state_path + ".journal").read(data.get("gen", 0)), data["done"],
+    applied = restore.replay(restore.read_journal(state_path + ".journal", data.get("gen", 0)), data["done"],
                      lambda name, args: apply_command(car, name, args))
     data["car"] = car.snapshot()
     data["done"] = data["done"] + [[cid, ""] for cid in applied]

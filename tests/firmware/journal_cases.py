@@ -5,7 +5,8 @@
 import os
 
 from firmware import store
-from firmware.journal import Journal, line, replay
+from firmware.journal import Journal, line
+from firmware.restore import load, read_journal, replay
 
 DIR = os.getenv("F1_TEST_DIR") or "/tmp"  # type: ignore[attr-defined]
 
@@ -55,12 +56,12 @@ class Counter:
 
 def boot(path):
     """The firmware's boot, in little: the last full save, then the journal's commands not in its done ids."""
-    data, _error = store.load(path)
+    data, _error = load(path)
     if data is None:
         data = {"total": 0, "done": [], "gen": 0}
     c = Counter(data["total"])
     done = data["done"]
-    ids = [d[0] for d in done] + replay(Journal(path + ".journal").read(data["gen"]), done, c.apply)
+    ids = [d[0] for d in done] + replay(read_journal(path + ".journal", data["gen"]), done, c.apply)
     return c.total, ids
 
 
@@ -77,9 +78,9 @@ def test_appended_commands_read_back_in_order_for_their_save_only():
         j.append(cid, name, args)
     j.close()
     assert j.count == 4
-    assert Journal(p + ".journal").read(3) == CMDS
-    assert Journal(p + ".journal").read(2) == []  # a journal follows one save: never replayed onto another
-    assert Journal(p + ".missing").read(0) == []
+    assert read_journal(p + ".journal", 3) == CMDS
+    assert read_journal(p + ".journal", 2) == []  # a journal follows one save: never replayed onto another
+    assert read_journal(p + ".missing", 0) == []
 
 
 def test_a_line_torn_at_any_byte_is_skipped_and_the_lines_before_it_kept():
@@ -88,12 +89,12 @@ def test_a_line_torn_at_any_byte_is_skipped_and_the_lines_before_it_kept():
     last = entry(*CMDS[2])
     for cut in range(len(last) + 1):
         _write(p, whole + last[:cut])
-        got = Journal(p).read(0)
+        got = read_journal(p, 0)
         assert got == (CMDS[:3] if cut >= len(last) - 1 else CMDS[:2]), (cut, got)  # only the newline missing: whole
     h = header(0)
     for cut in range(len(h)):
         _write(p, h[:cut])
-        assert Journal(p).read(0) == []
+        assert read_journal(p, 0) == []
 
 
 def test_a_damaged_line_is_skipped_and_the_others_kept():
@@ -102,7 +103,7 @@ def test_a_damaged_line_is_skipped_and_the_others_kept():
     bad = bytearray(lines[1])
     bad[14] ^= 0x04  # one bit flipped inside the JSON: the crc32 no longer matches
     _write(p, header(5) + lines[0] + bytes(bad) + lines[2] + b"garbage without a checksum\n" + b"x" * 900 + b"\n")
-    assert Journal(p).read(5) == [CMDS[0], CMDS[2]]
+    assert read_journal(p, 5) == [CMDS[0], CMDS[2]]
 
 
 def test_replay_skips_done_ids_and_refused_commands_and_keeps_the_order():

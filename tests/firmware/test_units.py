@@ -5,7 +5,8 @@ import os
 
 import pytest
 
-from firmware import store
+from firmware import journal, restore, store
+from shared_rules.f1.car import Car
 from tests import mpy
 
 BUTTON_SCRIPT = """
@@ -52,14 +53,14 @@ def test_debounce_long_press_and_repeat_on_micropython():
 
 def test_save_round_trip_and_damage_detection(tmp_path):
     path = str(tmp_path / "state.json")
-    assert store.load(path) == (None, None)  # first boot: nothing saved, no error
+    assert restore.load(path) == (None, None)  # first boot: nothing saved, no error
     store.save(path, {"car": {"speed": 60}, "done": [["c1", ""]]})
-    assert store.load(path) == ({"car": {"speed": 60}, "done": [["c1", ""]]}, None)
+    assert restore.load(path) == ({"car": {"speed": 60}, "done": [["c1", ""]]}, None)
     assert not os.path.exists(path + ".tmp")
     raw = open(path, "rb").read()
     for damaged in (raw[:-5], raw.replace(b"60", b"80"), b"", b"F1DASH1 zz\n{}", b"garbage\n"):
         open(path, "wb").write(damaged)
-        data, error = store.load(path)
+        data, error = restore.load(path)
         assert data is None and error.startswith("SAVE DAMAGED"), damaged
         assert open(path + ".bad", "rb").read() == damaged  # kept, not deleted
         assert not os.path.exists(path)
@@ -70,8 +71,8 @@ def test_store_on_micropython_reads_what_cpython_wrote(tmp_path, heap):
     path = str(tmp_path / "s.json")
     store.save(path, {"car": {"tyre": 3}, "ev": []})
     script = (
-        "from firmware import store\n"
-        "d, e = store.load(%r)\n"
+        "from firmware import restore, store\n"
+        "d, e = restore.load(%r)\n"
         "assert e is None and d['car']['tyre'] == 3\n"
         "d['car']['tyre'] = 4\n"
         "store.save(%r, d)\n"
@@ -79,7 +80,18 @@ def test_store_on_micropython_reads_what_cpython_wrote(tmp_path, heap):
     )
     proc = mpy.run(["-c", script], heap=heap)
     assert proc.stdout.strip() == b"ok", proc.stderr.decode()
-    assert store.load(path)[0]["car"]["tyre"] == 4
+    assert restore.load(path)[0]["car"]["tyre"] == 4
+
+
+def test_the_boot_reads_the_journal_tag_the_journal_writes(tmp_path):
+    # restore.py spells the journal's tag itself (importing journal.py would keep its code in the heap)
+    path = str(tmp_path / "s.journal")
+    journal.Journal(path).restart(7)
+    assert restore._parse(open(path, "rb").read()) == [journal.MAGIC, 7]
+    j = journal.Journal(path)
+    j.append("c1", "lap", {})
+    j.close()
+    assert restore.read_journal(path, 7) == [["c1", "lap", {}]]
 
 
 
@@ -109,3 +121,25 @@ def test_display_sends_only_changed_pages_and_makes_no_garbage_per_frame():
     proc = mpy.run(["-c", DISPLAY_SCRIPT], heap="64K")
     assert proc.returncode == 0, proc.stderr.decode()
     assert proc.stdout.decode().split("\n")[:2] == ["ff", "88 80 8 80 88 0 0"]
+
+
+BOOT_SCRIPT = """
+import sys
+from firmware import board, app
+a = app.App(board.make_board())
+print(a.car.snapshot()["tyre"], a.gen)
+print(" ".join(m for m in ("firmware.restore", "firmware.journal", "firmware.link") if m in sys.modules))
+import firmware
+print(hasattr(firmware, "restore"))
+"""
+
+
+def test_the_boot_code_is_forgotten_after_the_boot_and_the_journal_waits_for_the_tablet(tmp_path, monkeypatch):
+    # firmware/restore.py runs once at power-on and is then garbage; a dashboard without a tablet never loads
+    # the journal or the link (their code is heap on a Pico all race long).
+    state = str(tmp_path / "s.json")
+    store.save(state, {"car": dict(Car(3).snapshot(), tyre=2), "done": [], "ev": [], "gen": 4})
+    monkeypatch.setenv("F1DASH_STATE", state)
+    proc = mpy.run(["-c", BOOT_SCRIPT], heap="128K", input_bytes=b"")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert proc.stdout.decode().split("\n")[:3] == ["2 4", "", "False"]

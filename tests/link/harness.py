@@ -14,7 +14,7 @@ import tty
 import types
 
 from companion.transport import Transport
-from firmware.journal import Journal, replay
+from firmware.restore import read_journal, replay
 from shared_rules.f1.car import Car, apply_command
 from companion.transport.pyserial_backend import PICO_PID, PICO_VID, PyserialPorts
 from tests import mpy
@@ -87,7 +87,7 @@ def restored(store):
         car, done, gen = Car.from_snapshot(data["car"]), data["done"], data.get("gen", 0)
     except OSError:
         car, done, gen = None, [], 0
-    entries = Journal(store + ".journal").read(gen)
+    entries = read_journal(store + ".journal", gen)
     if car is None and not entries:
         return None, []
     car = car or Car(laps=5)

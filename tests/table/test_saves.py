@@ -17,7 +17,7 @@ import pytest
 
 from companion.referee.eventlog import LogError
 from companion.referee.referee import Referee
-from firmware import store
+from firmware import restore, store
 from tests.table.table import Table
 
 NAMES = ["Ann", "Bob", "Cy"]
@@ -154,7 +154,7 @@ def test_a_log_from_another_version(log):
 def _resave(path, edit):
     """A dashboard save edited by hand, its checksum recomputed (store.encode), as a determined player would."""
     with open(path, "rb") as f:
-        data = store.decode(f.read())
+        data = restore.decode(f.read())
     edit(data)
     with open(path, "wb") as f:
         f.write(store.encode(data))

@@ -214,10 +214,12 @@ class App:
             self.led_on = self.car.my_turn
             self.board.led(self.led_on)
         if self.board.viewer:  # the host's viewer channel: the state line, written in pieces (no copy of the whole)
+            car = json.dumps(self.car.snapshot())  # both pieces made first: out of memory leaves no half line
+            tail = b', "mode": %d, "saves": %d, "free": %d}\n' % (self.ui.mode, self.saves, gc.mem_free())
             emit = self.board.emit
             emit(b'S {"car": ')
-            emit(json.dumps(self.car.snapshot()))
-            emit(b', "mode": %d, "saves": %d, "free": %d}\n' % (self.ui.mode, self.saves, gc.mem_free()))
+            emit(car)
+            emit(tail)
 
     def resend(self):
         self.display.invalidate()

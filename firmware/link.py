@@ -13,8 +13,9 @@ _MAX_BYTES_PER_POLL = const(512)  # one USB receive buffer; then let the game lo
 
 
 class DashboardLink(DashboardProtocol):
-    """The tablet link of one dashboard: the protocol (shared_rules.link.dashboard) on stdin/stdout, with the
-    time read here. A subclass, not a wrapper, so the methods that need no time cost no heap of their own.
+    """The tablet link of one dashboard: the protocol (shared_rules.link.dashboard) on stdin/stdout. A subclass,
+    not a wrapper, so the protocol's methods cost no heap of their own here; those the app calls without a time
+    (state_changed, post_event, tablet_present) read the board's ticks_ms themselves.
 
     link = DashboardLink(get_snapshot, apply_command, on_applied=save, done=saved_ids)
       get_snapshot() -> dict              the player's full state (Car.snapshot())
@@ -29,16 +30,17 @@ class DashboardLink(DashboardProtocol):
     link.post_event(name, args)           an event for the tablet, resent until acknowledged
     link.done_ids()                       what to save with the state at any other save
     link.pending_events() / restore_events(saved)   the unacknowledged events, to save and restore
-    link.tablet_present()                 1 if the tablet spoke in the last 3 s
+    link.tablet_present()                 true if the tablet spoke in the last 3 s
     link.feed(data, now_ms)               bytes that arrived some other way (same handling as poll's)
     link.eof                              unix port only: stdin closed, stop the loop
     link.proto                            the link itself (older callers reach the protocol methods there)
     """
 
+    eof = False  # a class default: the instance gets its own only when stdin closes (a smaller instance dict)
+
     def __init__(self, get_snapshot, apply_command, on_applied=None, done=(), dev=None,
                  stdin=None, stdout=None, on_journal=None):
         self.stdin = stdin or sys.stdin.buffer
-        self.eof = False
         self.poller = select.poll()
         self.poller.register(stdin or sys.stdin, select.POLLIN)
         self.proto = self
@@ -62,7 +64,6 @@ class DashboardLink(DashboardProtocol):
         """Wait up to timeout_ms for input, handle every byte already there, then do timed work."""
         n = 0
         wait = timeout_ms
-        reader = self.reader
         while n < _MAX_BYTES_PER_POLL and self.poller.poll(wait):
             wait = 0
             try:
@@ -73,20 +74,6 @@ class DashboardLink(DashboardProtocol):
                 self.eof = True  # never on a Pico; on the unix port the caller stops
                 break
             n += 1
-            # One byte at a time, so the byte path is feed_byte's (no slices, no garbage per byte); the
-            # protocol sees only whole lines, exactly as feed would hand them over.
-            line = reader.feed_byte(b[0])
-            if line is not None:
-                self.feed_line(line, _now())
+            self.feed(b, _now())  # one byte: the reader keeps the line in its fixed buffer, no slices
         self.tick(_now())
         return n
-
-    # The protocol's calls that take the time, given it here (the callers have no clock of their own).
-    def state_changed(self):
-        DashboardProtocol.state_changed(self, _now())
-
-    def post_event(self, name, args):
-        return DashboardProtocol.post_event(self, name, args, _now())
-
-    def tablet_present(self):
-        return 1 if DashboardProtocol.tablet_present(self, _now()) else 0

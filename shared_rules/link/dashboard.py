@@ -1,4 +1,5 @@
-# The dashboard's half of the protocol, free of I/O: bytes in, frames out, time passed in by the caller.
+# The dashboard's half of the protocol, free of I/O: bytes in, frames out. The time is passed in by the caller;
+# on MicroPython a call may leave it out (None) to mean the board's ticks_ms: the app has no clock to pass.
 # Every function and module-level name here is heap on a Pico: helpers used once are written in place.
 from shared_rules.link import codec
 
@@ -17,8 +18,10 @@ _DONE_KEPT = const(64)
 
 try:
     from time import ticks_diff as _ticks_diff  # type: ignore  # MicroPython: ticks_ms wraps, this does not
-except ImportError:  # CPython: plain milliseconds, a - b (no function of our own: it would be heap on a Pico)
-    _ticks_diff = int.__sub__
+    from time import ticks_ms as _ticks_ms  # type: ignore
+except ImportError:  # CPython: plain milliseconds, a - b (no function of our own: it would be heap on a Pico),
+    _ticks_diff = int.__sub__  # always passed in: no clock here, the tests run on their own time
+    _ticks_ms = None
 
 
 class DashboardProtocol:
@@ -32,6 +35,8 @@ class DashboardProtocol:
     write(frame) sends one whole frame (bytes ending in a newline); a fragmented message is several calls in a row.
     """
 
+    on_applied = None  # a class default: the instance holds its own only if given one (a smaller instance dict)
+
     def __init__(self, device_id, firmware, get_snapshot, apply_command, write, on_applied=None, done=(),
                  now_ms=0, on_journal=None):
         self.device_id = device_id
@@ -39,29 +44,24 @@ class DashboardProtocol:
         self.get_snapshot = get_snapshot
         self.apply_command = apply_command
         self.write = write
-        self.on_applied = on_applied
+        if on_applied is not None:
+            self.on_applied = on_applied
         self.on_journal = on_journal
         self.done = []  # [id, outcome] of the last _DONE_KEPT commands handled, oldest first (see _seen)
         for it in done:
             self._seen(it[0], it[1])
         self.reader = codec.Receiver()  # lines out of the byte stream, and fragments put back together
+        # Messages sent: each one's "n", the number of its fragments, and the counter in event ids (a post_event
+        # sends at least its event, so no two events get the same count).
         self.seq = 0
         self.rev = 0  # counts state changes this boot; heartbeats carry it so the tablet notices a missed one
         self.last_tx = now_ms
         self.last_rx = None
         self.outbox = []  # [event_id, name, args, last_sent_ms or None]
-        self.event_count = 0
         # Event ids must not repeat after a restart; a random 24-bit boot number makes that practically certain.
-        try:
-            import os
+        import os  # urandom: the Pico's ring oscillator, the system's random source elsewhere
 
-            nonce = int.from_bytes(os.urandom(3), "big")
-        except Exception:
-            import random
-
-            nonce = random.getrandbits(24)
-        self.event_prefix = "%s.%x." % (device_id[-6:], nonce)
-        self.bad_frames = 0
+        self.event_prefix = "%s.%x." % (device_id[-6:], int.from_bytes(os.urandom(3), "big"))
         self.hello(now_ms)
 
     # -- sending -----------------------------------------------------------------------------------------
@@ -69,24 +69,23 @@ class DashboardProtocol:
         self.seq += 1
         msg["n"] = self.seq
         codec.frames(msg, self.seq, self.write)  # a write per frame, as each is made: no message-sized join
-        self.last_tx = now_ms
+        self.last_tx = _ticks_ms() if now_ms is None else now_ms  # type: ignore[misc]
 
     def hello(self, now_ms):
         self._send({"t": "hello", "p": codec.PROTOCOL, "dev": self.device_id, "fw": self.firmware,
                     "r": self.rev, "s": self.get_snapshot()}, now_ms)
 
-    def state_changed(self, now_ms):
+    def state_changed(self, now_ms=None):
         """Push the full state after a change made on the dashboard itself (no ack needed)."""
         self.rev += 1
         self._send({"t": "st", "r": self.rev, "s": self.get_snapshot()}, now_ms)
 
-    def post_event(self, name, args, now_ms):
+    def post_event(self, name, args, now_ms=None):
         """Queue an event for the tablet (e.g. a card played); resent until acked. Returns its id."""
         if len(self.outbox) >= _MAX_OUTBOX:
             raise ValueError("event outbox full")
         codec.canonical(args)  # refuse now what could never be sent
-        self.event_count += 1
-        eid = self.event_prefix + str(self.event_count)
+        eid = self.event_prefix + str(self.seq)
         self.outbox.append([eid, name, args, None])
         self.tick(now_ms)
         return eid
@@ -118,27 +117,27 @@ class DashboardProtocol:
                 self.done.pop(0)
         return None
 
-    def tablet_present(self, now_ms):
-        return self.last_rx is not None and _ticks_diff(now_ms, self.last_rx) < _TABLET_GONE_MS
+    def tablet_present(self, now_ms=None):
+        """True if the tablet spoke in the last 3 s."""
+        if now_ms is None:
+            now_ms = _ticks_ms()  # type: ignore[misc]  # (the stubs' ticks type: an int on the board)
+        return self.last_rx is not None and _ticks_diff(now_ms, self.last_rx) < _TABLET_GONE_MS  # type: ignore
 
     # -- receiving ---------------------------------------------------------------------------------------
     def feed(self, data, now_ms):
-        """Bytes from the line. Non-frames are skipped, bad frames dropped (the sender retries)."""
-        for b in data:  # byte by byte, as firmware/link.py reads the line (the bulk feed is the tablet's)
-            line = self.reader.feed_byte(b)
-            if line is not None:
-                self.feed_line(line, now_ms)
-
-    def feed_line(self, line, now_ms):
-        try:
-            msg = codec.decode(line)
-        except codec.FrameError:
-            self.bad_frames += 1
-            return
-        self.last_rx = now_ms
-        msg = self.reader.add(msg)
-        if msg is not None:
-            self.handle(msg, now_ms)
+        """Bytes from the line. Non-frames are skipped, bad frames dropped unanswered (the sender retries)."""
+        reader = self.reader
+        for b in data:  # byte by byte, in the reader's fixed buffer (the bulk feed is the tablet's)
+            line = reader.feed_byte(b)
+            if line is None:
+                continue
+            try:
+                msg = reader.add(codec.decode(line))
+            except codec.FrameError:
+                continue
+            self.last_rx = now_ms
+            if msg is not None:
+                self.handle(msg, now_ms)
 
     def handle(self, msg, now_ms):
         t = msg["t"]
@@ -180,8 +179,7 @@ class DashboardProtocol:
             self.apply_command(name, args)
         except Exception as e:  # the handler refused, having changed nothing: tell the tablet why
             code = getattr(e, "code", None)
-            code = code if isinstance(code, str) else "invalid"
-            code = codec.clean_text(code, 16) or "invalid"
+            code = (isinstance(code, str) and codec.clean_text(code, 16)) or "invalid"
             self._seen(cid, code)
             self._send({"t": "err", "id": cid, "e": code, "m": codec.clean_text(e)}, now_ms)
             return
@@ -194,12 +192,13 @@ class DashboardProtocol:
         self._send({"t": "ack", "id": cid, "dup": 0, "r": self.rev, "s": self.get_snapshot()}, now_ms)
 
     # -- time --------------------------------------------------------------------------------------------
-    def tick(self, now_ms):
+    def tick(self, now_ms=None):
         """Resend due events and keep the heartbeat going. Call often (every loop pass)."""
+        if now_ms is None:
+            now_ms = _ticks_ms()  # type: ignore[misc]  # (the stubs' ticks type: an int on the board)
         for e in self.outbox:
-            if e[3] is None or _ticks_diff(now_ms, e[3]) >= _EVENT_RETRY_MS:
+            if e[3] is None or _ticks_diff(now_ms, e[3]) >= _EVENT_RETRY_MS:  # type: ignore
                 self._send({"t": "ev", "id": e[0], "e": e[1], "a": e[2]}, now_ms)
                 e[3] = now_ms
-        if _ticks_diff(now_ms, self.last_tx) >= _HEARTBEAT_MS:
+        if _ticks_diff(now_ms, self.last_tx) >= _HEARTBEAT_MS:  # type: ignore
             self._send({"t": "hb", "r": self.rev}, now_ms)
-

@@ -5,12 +5,14 @@
 # (encode, the bulk LineReader.feed, crc_hex) lives in tablet.py.
 import binascii
 import json
-import sys
 
 try:
     from micropython import const  # _UNDERSCORE constants vanish at compile time: no name, no dict entry
-except ImportError:  # CPython: const(x) is just the int x
+
+    _ascii = str  # MicroPython's bytearray takes a str as the buffer it is (and str(s) is s: no copy)
+except ImportError:  # CPython: const(x) is just the int x, and bytearray wants bytes
     const = int
+    _ascii = str.encode
 
 PROTOCOL = 1
 MAX_FRAME = 256
@@ -28,13 +30,12 @@ _CLOSE_LIST = const(0x5D)  # "]"
 _OPEN_OBJECT = const(0x7B)  # "{"
 _CLOSE_OBJECT = const(0x7D)  # "}"
 
-
-# MicroPython's bytearray takes a str as the buffer it is (and str(s) is s: no copy); CPython's wants bytes.
-_ascii = str if sys.implementation.name == "micropython" else str.encode
-
 # A line that is not a valid frame (bad checksum, bad JSON, bad types): the line is dropped. ValueError itself,
-# not a subclass: a class costs ~200 bytes of a Pico's heap, and decode raises nothing else to tell apart.
+# not a subclass: a class costs ~200 bytes of a Pico's heap, and decode raises nothing else to tell apart. Nor
+# does it say which check failed: nobody reads it (a dropped frame is never answered), and each text is heap.
 FrameError = ValueError
+# Why a message cannot be sent, whatever the reason: one text (each text of its own is ~60 bytes of heap).
+_CANNOT_TRAVEL = "frames carry ints, printable ASCII strings without quotes or ~, lists and objects with string keys"
 
 
 def _plain(b):
@@ -56,17 +57,13 @@ def clean_text(s, limit=60):
 def _enc(v, depth, out):
     # Appends the JSON of v to the bytearray out, in place: one growing buffer, no string per value.
     # type() is, not isinstance: bools (an int subclass) must not pass, and it is the fastest test on MicroPython.
-    if depth > _MAX_DEPTH:
-        raise ValueError("frame nested too deeply")
-    t = type(v)
+    t = type(v) if depth <= _MAX_DEPTH else None  # too deep: refused like any value that cannot travel
     if t is int:
         if 0 <= v <= 9:
             out.append(0x30 + v)  # most snapshot fields: no digit string at all
         else:
             out += _ascii(str(v))
-    elif t is str:
-        if '"' in v:
-            raise ValueError("no quotes in frame strings")
+    elif t is str and '"' not in v:
         out.append(_QUOTE)  # the other characters are checked once, on the whole body
         out += _ascii(v)
         out.append(_QUOTE)
@@ -82,7 +79,7 @@ def _enc(v, depth, out):
     elif t is dict:
         for k in v:
             if type(k) is not str:
-                raise ValueError("object keys must be strings")
+                raise ValueError(_CANNOT_TRAVEL)
         out.append(_OPEN_OBJECT)
         for k in sorted(v):  # sorted: dicts keep no order on MicroPython, and both runtimes must agree
             _enc(k, depth, out)
@@ -94,7 +91,7 @@ def _enc(v, depth, out):
         else:
             out.append(_CLOSE_OBJECT)
     else:
-        raise ValueError("only ints, strings, lists and objects go in a frame")
+        raise ValueError(_CANNOT_TRAVEL)
 
 
 def canonical(obj):
@@ -102,7 +99,7 @@ def canonical(obj):
     out = bytearray()
     _enc(obj, 0, out)
     if not _plain(out):
-        raise ValueError("frame strings are printable ASCII without backslash or tilde")
+        raise ValueError(_CANNOT_TRAVEL)
     return out
 
 
@@ -129,13 +126,13 @@ def _parse(body):
     """The message a frame body (JSON bytes) holds; FrameError if it is not one. A frame's body and a message
     put back together from fragments both pass here."""
     if not _plain(body):
-        raise FrameError("bytes not allowed in a frame")
+        raise FrameError("not a frame")
     try:
         msg = json.loads(body)
     except Exception:  # MicroPython raises ValueError or others for bad JSON: all mean "not a frame"
-        raise FrameError("bad JSON")
+        raise FrameError("not a frame")
     if not isinstance(msg, dict) or not isinstance(msg.get("t"), str) or not _valid(msg, 0):
-        raise FrameError("bad frame content")
+        raise FrameError("not a frame")
     return msg
 
 
@@ -148,7 +145,7 @@ def decode(line):
         raise FrameError("not a frame")
     body = bytes(line[1 : n - 9])
     if b"%08x" % binascii.crc32(body) != line[n - 8 : n]:  # crc32 is unsigned on both runtimes
-        raise FrameError("bad checksum")
+        raise FrameError("not a frame")
     return _parse(body)
 
 
@@ -176,7 +173,7 @@ def frames(msg, frag_id=0, write=None):
         write(b"~%s|%08x\n" % (bytes(body), binascii.crc32(body)))
         return out
     if n > _MAX_MESSAGE:
-        raise ValueError("message longer than %d bytes" % _MAX_MESSAGE)
+        raise ValueError("message too long")
     k = (n + _FRAG_BYTES - 1) // _FRAG_BYTES
     body = memoryview(body)  # slices of it copy nothing
     for i in range(k):
@@ -199,8 +196,7 @@ class Receiver:
 
     def __init__(self):
         self.buf = bytearray(MAX_FRAME)
-        self.n = 0
-        self.overflow = False
+        self.n = 0  # bytes of the line in buf; -1 while skipping a line too long to be a frame
         self.noise = 0  # lines skipped: not frames, or too long
         self.parts = []  # the fragments of the message being put together, as bytes
         self.key = None  # (message number, fragment count) of that message
@@ -208,34 +204,23 @@ class Receiver:
 
     def feed_byte(self, b):
         """Take one byte; return the completed frame line (bytes) or None."""
+        n = self.n
         if b == _NL:
-            if self.overflow:
-                self.overflow = False
-                self.noise += 1
-                return None
-            n = self.n
             self.n = 0
-            if n == 0:
-                return None
-            if self.buf[0] != _START:
+            if n > 0 and self.buf[0] == _START:
+                return bytes(self.buf[:n])
+            if n:  # an empty line is not noise
                 self.noise += 1
-                return None
-            return bytes(self.buf[:n])
-        if b == _START:
-            if self.n and not self.overflow:
+        elif b == _START:
+            if n > 0:  # a line cut short by a new frame
                 self.noise += 1
-            self.overflow = False
             self.buf[0] = b
             self.n = 1
-            return None
-        if self.overflow:
-            return None
-        if self.n >= MAX_FRAME - 1:  # no room left for the newline: this line can't be a frame
-            self.overflow = True
-            self.n = 0
-            return None
-        self.buf[self.n] = b
-        self.n += 1
+        elif n >= MAX_FRAME - 1:  # no room left for the newline: this line can't be a frame
+            self.n = -1
+        elif n >= 0:
+            self.buf[n] = b
+            self.n = n + 1
         return None
 
     def add(self, msg):

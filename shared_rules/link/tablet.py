@@ -47,16 +47,14 @@ class LineReader(codec.Receiver):
             end = n if nl < 0 else nl
             tilde = data.rfind(b"~", start, end)
             if tilde >= 0:  # a frame starts here: whatever came before on this line is noise
-                if (self.n and not self.overflow) or tilde > start:
+                if self.n > 0 or tilde > start:
                     self.noise += 1
-                self.overflow = False
                 self.n = 0
                 start = tilde
-            if not self.overflow and end > start:
+            if self.n >= 0 and end > start:  # (n is -1 while a line too long is skipped)
                 k = end - start
                 if self.n + k > codec.MAX_FRAME - 1:
-                    self.overflow = True
-                    self.n = 0
+                    self.n = -1
                 else:
                     self.buf[self.n : self.n + k] = data[start:end]
                     self.n += k

@@ -77,7 +77,7 @@ def test_chunked_reading_finds_exactly_the_lines_byte_reading_finds(parts, chunk
     for i in range(0, len(stream), chunk):
         got += many.feed(stream[i : i + chunk])
     assert got == expected
-    assert (many.n, many.overflow) == (one.n, one.overflow)
+    assert many.n == one.n  # the same partial line, or both skipping one too long (-1)
 
 
 @settings(max_examples=200, deadline=None)

@@ -47,9 +47,8 @@ class DashboardLink(DashboardProtocol):
         if not dev:  # written here, not as a function of its own: it runs once
             try:
                 import machine
-                from binascii import hexlify
 
-                dev = hexlify(machine.unique_id()).decode()  # type: ignore[attr-defined]
+                dev = machine.unique_id().hex()  # type: ignore[attr-defined]
             except (ImportError, AttributeError):  # the unix port: no unique_id; tests name it
                 import os
 

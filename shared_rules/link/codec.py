@@ -94,15 +94,6 @@ def _enc(v, depth, out):
         raise ValueError(_CANNOT_TRAVEL)
 
 
-def canonical(obj):
-    """The one JSON spelling of obj as bytes: sorted keys, no spaces. ValueError if obj cannot travel."""
-    out = bytearray()
-    _enc(obj, 0, out)
-    if not _plain(out):
-        raise ValueError(_CANNOT_TRAVEL)
-    return out
-
-
 def _valid(v, depth):
     if depth > _MAX_DEPTH:
         return False
@@ -157,16 +148,20 @@ def decode(line):
 # the next heartbeat repairs it). Reassembly is bounded by _MAX_MESSAGE.
 _FRAG_BYTES = const(144)  # 192 base64 characters: the fragment frame stays under MAX_FRAME
 _MAX_MESSAGE = const(2048)
-MAX_FRAGS = const((_MAX_MESSAGE + _FRAG_BYTES - 1) // _FRAG_BYTES)
+_MAX_FRAGS = const((_MAX_MESSAGE + _FRAG_BYTES - 1) // _FRAG_BYTES)  # 15
 
 
 def frames(msg, frag_id=0, write=None):
     """Sends msg (a dict with a "t" type: the caller's to check) as frames through write(bytes), one call per
     frame, as each is made (no message-sized join); one frame if it fits, else numbered fragments (frag_id names
-    the message). Without write: the list of them."""
+    the message). Without write: the list of them. ValueError, before anything is written, if msg cannot travel.
+    """
     out = []
     write = write or out.append
-    body = canonical(msg)
+    body = bytearray()  # its canonical JSON (sorted keys, no spaces), the one spelling both runtimes agree on
+    _enc(msg, 0, body)
+    if not _plain(body):
+        raise ValueError(_CANNOT_TRAVEL)
     n = len(body)
     if n + 11 <= MAX_FRAME:
         # bytes(): "%s" spells a bytearray's repr on MicroPython. crc32 is unsigned on both runtimes.
@@ -234,7 +229,7 @@ class Receiver:
         if msg["t"] != "frag":
             return msg
         k = key[1]
-        if i != len(parts) or type(k) is not int or not 1 < k <= MAX_FRAGS:  # not a start, nor the next
+        if i != len(parts) or type(k) is not int or not 1 < k <= _MAX_FRAGS:  # not a start, nor the next
             self.dropped += 1
             return None
         try:
@@ -256,7 +251,3 @@ class Receiver:
             return None
         return whole
 
-
-# The names the tablet and the tests know the two halves by.
-LineReader = Receiver
-Assembler = Receiver

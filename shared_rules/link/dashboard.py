@@ -47,9 +47,9 @@ class DashboardProtocol:
         if on_applied is not None:
             self.on_applied = on_applied
         self.on_journal = on_journal
-        self.done = []  # [id, outcome] of the last _DONE_KEPT commands handled, oldest first (see _seen)
-        for it in done:
-            self._seen(it[0], it[1])
+        # [id, outcome] of the last _DONE_KEPT commands handled, oldest first; outcome "" applied, else the
+        # error code it was refused with (copies: the caller's saved lists are its own).
+        self.done = list(map(list, done))[-_DONE_KEPT:]
         self.reader = codec.Receiver()  # lines out of the byte stream, and fragments put back together
         # Messages sent: each one's "n", the number of its fragments, and the counter in event ids (a post_event
         # sends at least its event, so no two events get the same count).
@@ -84,10 +84,10 @@ class DashboardProtocol:
         """Queue an event for the tablet (e.g. a card played); resent until acked. Returns its id."""
         if len(self.outbox) >= _MAX_OUTBOX:
             raise ValueError("event outbox full")
-        codec.canonical(args)  # refuse now what could never be sent
         eid = self.event_prefix + str(self.seq)
-        self.outbox.append([eid, name, args, None])
-        self.tick(now_ms)
+        # Sent at once, and queued only once sent: what could never be sent is refused (ValueError) here.
+        self._send({"t": "ev", "id": eid, "e": name, "a": args}, now_ms)
+        self.outbox.append([eid, name, args, self.last_tx])
         return eid
 
     def pending_events(self):
@@ -105,18 +105,6 @@ class DashboardProtocol:
         """The handled command ids to save atomically with the state (give them back as `done` at boot)."""
         return list(map(list, self.done))  # copies (map, not a comprehension: no extra code object)
 
-    def _seen(self, cid, outcome=None):
-        """The outcome recorded for cid ("" applied, else the error code), or None if cid is new; a new cid
-        given an outcome is recorded, the oldest dropped past _DONE_KEPT."""
-        for it in self.done:
-            if it[0] == cid:
-                return it[1]
-        if outcome is not None:
-            self.done.append([cid, outcome])
-            if len(self.done) > _DONE_KEPT:
-                self.done.pop(0)
-        return None
-
     def tablet_present(self, now_ms=None):
         """True if the tablet spoke in the last 3 s."""
         if now_ms is None:
@@ -125,7 +113,8 @@ class DashboardProtocol:
 
     # -- receiving ---------------------------------------------------------------------------------------
     def feed(self, data, now_ms):
-        """Bytes from the line. Non-frames are skipped, bad frames dropped unanswered (the sender retries)."""
+        """Bytes from the line, each message handled as it completes. Non-frames are skipped, bad frames
+        dropped unanswered (the sender retries)."""
         reader = self.reader
         for b in data:  # byte by byte, in the reader's fixed buffer (the bulk feed is the tablet's)
             line = reader.feed_byte(b)
@@ -136,29 +125,25 @@ class DashboardProtocol:
             except codec.FrameError:
                 continue
             self.last_rx = now_ms
-            if msg is not None:
-                self.handle(msg, now_ms)
-
-    def handle(self, msg, now_ms):
-        t = msg["t"]
-        if t == "cmd":
-            self._command(msg, now_ms)
-        elif t == "hi":
-            self.hello(now_ms)
-        elif t == "ack":
-            eid = msg.get("id")
-            for e in self.outbox[:]:  # a loop, not a comprehension: no extra code object on the Pico
-                if e[0] == eid:
-                    self.outbox.remove(e)
-        elif t == "get":
-            self._send({"t": "st", "r": self.rev, "s": self.get_snapshot()}, now_ms)
-        elif t == "hb":
-            pass
-        else:
-            eid = msg.get("id")
-            eid = codec.clean_text(eid, 40) if isinstance(eid, str) else ""
-            self._send({"t": "err", "id": eid, "e": "type",
-                        "m": codec.clean_text("unknown message type " + t)}, now_ms)
+            if msg is None:  # a fragment: the rest of its message is still to come
+                continue
+            t = msg["t"]
+            if t == "cmd":
+                self._command(msg, now_ms)
+            elif t == "hi":
+                self.hello(now_ms)
+            elif t == "ack":
+                eid = msg.get("id")
+                for e in self.outbox[:]:  # a loop, not a comprehension: no extra code object on the Pico
+                    if e[0] == eid:
+                        self.outbox.remove(e)
+            elif t == "get":
+                self._send({"t": "st", "r": self.rev, "s": self.get_snapshot()}, now_ms)
+            elif t != "hb":
+                eid = msg.get("id")
+                eid = codec.clean_text(eid, 40) if isinstance(eid, str) else ""
+                self._send({"t": "err", "id": eid, "e": "type",
+                            "m": codec.clean_text("unknown message type " + t)}, now_ms)
 
     def _command(self, msg, now_ms):
         cid = msg.get("id")
@@ -168,22 +153,25 @@ class DashboardProtocol:
             cid = codec.clean_text(cid, 40) if isinstance(cid, str) else ""
             self._send({"t": "err", "id": cid, "e": "proto", "m": "cmd needs id c a"}, now_ms)
             return
-        outcome = self._seen(cid)
-        if outcome is not None:  # seen before: answer again, apply nothing
-            if outcome == "":
-                self._send({"t": "ack", "id": cid, "dup": 1, "r": self.rev, "s": self.get_snapshot()}, now_ms)
-            else:
-                self._send({"t": "err", "id": cid, "dup": 1, "e": outcome, "m": "already refused"}, now_ms)
-            return
+        for it in self.done:
+            if it[0] == cid:  # seen before: answer again, apply nothing
+                if it[1] == "":
+                    self._send({"t": "ack", "id": cid, "dup": 1, "r": self.rev, "s": self.get_snapshot()}, now_ms)
+                else:
+                    self._send({"t": "err", "id": cid, "dup": 1, "e": it[1], "m": "already refused"}, now_ms)
+                return
         try:
             self.apply_command(name, args)
+            outcome = ""
         except Exception as e:  # the handler refused, having changed nothing: tell the tablet why
             code = getattr(e, "code", None)
-            code = (isinstance(code, str) and codec.clean_text(code, 16)) or "invalid"
-            self._seen(cid, code)
-            self._send({"t": "err", "id": cid, "e": code, "m": codec.clean_text(e)}, now_ms)
+            outcome = (isinstance(code, str) and codec.clean_text(code, 16)) or "invalid"
+            self._send({"t": "err", "id": cid, "e": outcome, "m": codec.clean_text(e)}, now_ms)
+        self.done.append([cid, outcome])
+        if len(self.done) > _DONE_KEPT:
+            self.done.pop(0)
+        if outcome:
             return
-        self._seen(cid, "")
         self.rev += 1
         if self.on_journal is not None:
             self.on_journal(cid, name, args)  # kept before the ack: an ack always means "kept"
@@ -192,13 +180,11 @@ class DashboardProtocol:
         self._send({"t": "ack", "id": cid, "dup": 0, "r": self.rev, "s": self.get_snapshot()}, now_ms)
 
     # -- time --------------------------------------------------------------------------------------------
-    def tick(self, now_ms=None):
+    def tick(self, now_ms):
         """Resend due events and keep the heartbeat going. Call often (every loop pass)."""
-        if now_ms is None:
-            now_ms = _ticks_ms()  # type: ignore[misc]  # (the stubs' ticks type: an int on the board)
         for e in self.outbox:
-            if e[3] is None or _ticks_diff(now_ms, e[3]) >= _EVENT_RETRY_MS:  # type: ignore
+            if e[3] is None or _ticks_diff(now_ms, e[3]) >= _EVENT_RETRY_MS:
                 self._send({"t": "ev", "id": e[0], "e": e[1], "a": e[2]}, now_ms)
                 e[3] = now_ms
-        if _ticks_diff(now_ms, self.last_tx) >= _HEARTBEAT_MS:  # type: ignore
+        if _ticks_diff(now_ms, self.last_tx) >= _HEARTBEAT_MS:  # type: ignore  # (ticks: an int on the board)
             self._send({"t": "hb", "r": self.rev}, now_ms)

@@ -26,11 +26,10 @@ def encode(msg):
     than one frame (codec.frames fragments those)."""
     if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
         raise ValueError("a frame is an object with a 't' type")
-    body = codec.canonical(msg)
-    frame = b"~" + body + b"|" + crc_hex(body).encode() + b"\n"
-    if len(frame) > codec.MAX_FRAME:
+    frames = codec.frames(msg)
+    if len(frames) > 1:
         raise ValueError("frame longer than %d bytes" % codec.MAX_FRAME)
-    return frame
+    return frames[0]
 
 
 class LineReader(codec.Receiver):
@@ -82,7 +81,7 @@ class Device:
         self.session = None  # type: Session | None
 
     def submit(self, cid, name, args):
-        codec.canonical({"a": args, "c": name, "id": cid})  # refuse now what could never be sent
+        codec.frames({"a": args, "c": name, "id": cid, "t": "cmd"})  # refuse now what could never be sent
         for p in self.pending:
             if p[0] == cid:
                 return

@@ -44,7 +44,7 @@ def test_any_message_survives_noise_before_it(noise, msg):
         frames = codec.frames(msg, 3)
     except ValueError:
         return  # too big to send at all: refused at the sender
-    reader, assembler = tablet.LineReader(), codec.Assembler()
+    reader, assembler = tablet.LineReader(), codec.Receiver()
     got = []
     for line in reader.feed(noise + b"\n" + b"".join(frames)):
         try:
@@ -71,7 +71,7 @@ def test_random_bytes_on_micropython_with_a_small_heap():
                 max_size=12), st.integers(min_value=1, max_value=64))
 def test_chunked_reading_finds_exactly_the_lines_byte_reading_finds(parts, chunk):
     stream = b"".join(parts)
-    one, many = codec.LineReader(), tablet.LineReader()  # the dashboard's byte reader, the tablet's bulk one
+    one, many = codec.Receiver(), tablet.LineReader()  # the dashboard's byte reader, the tablet's bulk one
     expected = [line for line in (one.feed_byte(b) for b in stream) if line is not None]
     got = []
     for i in range(0, len(stream), chunk):

@@ -17,7 +17,7 @@ def _example_lines():
 def test_every_example_frame_in_the_protocol_doc_decodes():
     lines = _example_lines()
     assert len(lines) >= 12
-    assembler = codec.Assembler()
+    assembler = codec.Receiver()
     messages = []
     for line in lines:
         assert len(line) + 1 <= codec.MAX_FRAME

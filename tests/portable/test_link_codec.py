@@ -51,7 +51,7 @@ def test_frames_are_printable_ascii_lines_within_the_limit_and_never_hold_ctrl_c
 def test_big_messages_split_into_the_recorded_fragments_and_reassemble():
     for msg, frames in V["fragmented"]:
         assert [f.decode() for f in codec.frames(msg, 5)] == frames
-        a = codec.Assembler()
+        a = codec.Receiver()
         got = [a.add(codec.decode(f.encode()[:-1])) for f in frames]
         assert got[:-1] == [None] * (len(frames) - 1)
         assert got[-1] == msg
@@ -59,7 +59,7 @@ def test_big_messages_split_into_the_recorded_fragments_and_reassemble():
 
 def test_a_missing_fragment_drops_the_whole_message_and_the_next_one_gets_through():
     msg, frames = V["fragmented"][1]
-    a = codec.Assembler()
+    a = codec.Receiver()
     for f in frames[:1] + frames[2:]:
         assert a.add(codec.decode(f.encode()[:-1])) is None
     assert a.dropped >= 1
@@ -108,7 +108,7 @@ def test_feeding_a_stream_whole_or_byte_by_byte_gives_the_same_lines():
     stream = V["stream"][0].encode() + b"~abc~" + b"y" * 300 + b"~" + tablet.encode({"t": "hb"})
     stream += b"z" * 255 + b"\n" + b"~" + b"w" * 254 + b"\n" + b"~" + b"w" * 255 + b"\n"
     whole = tablet.LineReader()
-    one = codec.LineReader()  # the dashboard's reader: byte by byte only
+    one = codec.Receiver()  # the dashboard's reader: byte by byte only
     by_byte = []
     for b in stream:
         line = one.feed_byte(b)

@@ -35,7 +35,7 @@ class Line:
 
 def messages(frames):
     """The whole messages in a list of frames (fragments put back together)."""
-    a = codec.Assembler()
+    a = codec.Receiver()
     out = []
     for line in tablet.LineReader().feed(b"".join(frames)):
         m = a.add(codec.decode(line))

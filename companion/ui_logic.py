@@ -6,6 +6,7 @@ action returns a short message for the table; a refused action changes nothing (
 
 from shared_rules.errors import RuleError
 from shared_rules.f1 import cards, charts
+from shared_rules.f1.card_texts import card_text
 from shared_rules.f1.race import COLOURS, MAX_LAPS, MAX_PLAYERS, MIN_LAPS, MIN_PLAYERS
 from shared_rules.f1.status import FINISHED, OUT, PIT, SPUN
 
@@ -354,7 +355,7 @@ class RaceView:
         who = self._who()
         ev = self._do(self.ref.pit, "")
         if ev is not None:
-            text = cards.PIT_CARDS[ev["pit"]][4]
+            text = card_text(ev["pit"])
             self.last_pit = (who, text)
             self.message = "%s in the pit: %s" % (who, text)
         return ev
@@ -403,11 +404,11 @@ def history_text(names, e):
     if t == "block":
         return "%s: blocked, speed %s%s" % (who, e.get("v"), ", spun" if (e.get("pen") or [0])[0] else "")
     if t == "card":
-        return "%s: played %s" % (who, cards.TACTIC_NAMES.get(e.get("card"), e.get("card")))
+        return "%s: played %s" % (who, card_text(e.get("card")) or e.get("card"))
     if t == "lap":
         return "%s: crossed the line%s" % (who, (", %s over" % e["over"]) if e.get("over") else "")
     if t == "pit":
-        return "%s: pit, %s" % (who, cards.PIT_CARDS.get(e.get("pit"), (0, 0, 0, 0, "?"))[4])
+        return "%s: pit, %s" % (who, card_text(e.get("pit")) or "?")
     if t == "end":
         return "%s: end of turn" % who
     if t == "undo":

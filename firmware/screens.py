@@ -5,9 +5,9 @@ import framebuf
 from micropython import const
 
 from shared_rules.f1 import car as f1car
-from shared_rules.f1 import cards, charts
+from shared_rules.f1 import charts
 
-from firmware.ui import say
+from firmware.ui import card_texts, say
 
 _COLS = const(16)
 RIGHT = const(-1)  # line()'s column for text ending at the right edge
@@ -159,12 +159,12 @@ def speed_screen(fb, ui, linked):
     return say(_WAIT_HINT, _TEXTS) if wait else say(_GO_WAIT_HINT, _TEXTS) if ui.can_wait() else say(_SET_HINT, _TEXTS)
 
 
-def list_screen(fb, ui, title, items, names=None):
-    """A title and up to six rows of `items` (or of their `names`), the one at the cursor inverted."""
+def list_screen(fb, ui, title, items):
+    """A title and up to six rows of `items`, the one at the cursor inverted."""
     line(fb, 0, title, 0, 1)
     first = ui.cursor - 5 if ui.cursor > 5 else 0
     for k in range(first, min(first + 6, len(items))):
-        line(fb, 1 + k - first, names[items[k]] if names else items[k], 0, k == ui.cursor)
+        line(fb, 1 + k - first, items[k], 0, k == ui.cursor)
 
 
 def choice_screen(fb, ui, linked):
@@ -172,7 +172,7 @@ def choice_screen(fb, ui, linked):
     if ui.mode == _MENU:
         list_screen(fb, ui, "YOUR MOVE", ui.choices)
         return "OK:DO BACK"
-    list_screen(fb, ui, say(_HAND_CARDS, _TEXTS) % len(ui.choices), ui.choices, cards.TACTIC_NAMES)
+    list_screen(fb, ui, say(_HAND_CARDS, _TEXTS) % len(ui.choices), card_texts(ui.choices))
     return say(_PLAY_HINT, _TEXTS)
 
 

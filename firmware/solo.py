@@ -19,7 +19,7 @@ except (AttributeError, OSError):
 def new_race(car, laps):
     """A fresh car with `laps` to go and five tactic cards from a shuffled deck of its own."""
     fresh = f1car.Car(laps, car.rules)
-    deck = cards.tactic_deck()
+    deck = cards.tactic_deck(cards.PER_KIND)
     _rng.shuffle(deck)
     fresh.hand = deck[: cards.HAND_SIZE]
     car.replace_with(fresh)
@@ -59,7 +59,7 @@ def pit(car):
         # New Instructions: "the extra card to be taken from the top of the discard pile". A lone dashboard's
         # pile is its own deck less its hand (played cards went back into it); the order they went back in
         # is not kept (it would not survive a restart), so the card comes from anywhere in it (docs/rules.md).
-        pile = cards.tactic_deck()
+        pile = cards.tactic_deck(cards.PER_KIND)
         for k in car.hand:
             if k in pile:
                 pile.remove(k)

@@ -3,6 +3,8 @@
 # `host.changed(turn_end)` (the car changed: save, push the state), `host.post(name, args)` (an event for
 # the tablet), `host.linked()` (1 while the tablet is there; else the dashboard plays standalone) and
 # `host.solo()` (standalone play's own dice and piles).
+import gc
+import sys
 import time
 from micropython import const
 
@@ -80,6 +82,18 @@ def say(n, table=_TEXTS):
     for _ in range(n):
         start = table.index("\n", start) + 1
     return table[start : table.index("\n", start)]
+
+
+def card_texts(codes):
+    """What these cards say (a tactic card's name, a pit card's text), as a list. Read from
+    shared_rules.f1.card_texts, imported for this moment only and dropped again: the texts are not resident."""
+    gc.collect()  # its code is placed in a clean heap, not among a press's garbage (as App.solo does)
+    from shared_rules.f1 import card_texts
+
+    said = list(map(card_texts.card_text, codes))
+    del sys.modules[card_texts.__name__]
+    delattr(sys.modules["shared_rules.f1"], "card_texts")  # the package holds its submodules too
+    return said
 
 
 class Ui:
@@ -234,7 +248,7 @@ class Ui:
             host.changed(0)
             host.post("card", {"card": code})
             text = say(_MOVE) % spaces if spaces else say(_ANY_SPEED)
-            self.message(cards.TACTIC_NAMES[code].upper()[:16], text, now, then)
+            self.message(card_texts((code,))[0].upper()[:16], text, now, then)
         elif mode == _MENU:
             self._menu(self.cursor, now)
         elif mode == _CORNER:
@@ -280,10 +294,11 @@ class Ui:
             code = self.host.solo().pit(c)
             self.host.changed(0)
             title = "PIT CARD"
-            text = cards.PIT_CARDS[code][4]
-            if len(c.hand) > n:  # New Instructions: name the card dealt (the hand stays hidden)
+            said = card_texts([code] + c.hand[n:])  # the pit card, then the tactic card it dealt if any
+            text = said[0]
+            if len(said) > 1:  # New Instructions: name the card dealt (the hand stays hidden)
                 title = text[: text.find(".")].upper()
-                text = say(_DEALT) % (cards.TACTIC_NAMES[c.hand[-1]], text[text.rfind(". ") + 2 :])
+                text = say(_DEALT) % (said[1], text[text.rfind(". ") + 2 :])
             self.message(title, text, now, _MENU)
         else:
             f1car.apply_command(c, "turn", {"on": 0})
@@ -314,9 +329,9 @@ class Ui:
         elif name == "pit":
             code = get("card")
             if code in cards.PIT_CARDS:
-                self.message("PIT CARD", cards.PIT_CARDS[code][4], now)
+                self.message("PIT CARD", card_texts((code,))[0], now)
         elif name == "deal":
-            self.message("CARD DEALT", cards.TACTIC_NAMES.get(str(get("card")), "?"), now)
+            self.message("CARD DEALT", card_texts((str(get("card")),))[0] or "?", now)
         elif name == "turn" and get("on") and self.car.my_turn and self.mode == _MAIN:
             self.open_speed(0)
         elif name == "turn" and get("on") and not self.car.my_turn:

@@ -6,6 +6,7 @@ import pytest
 
 from firmware import store
 from shared_rules.f1 import cards
+from shared_rules.f1.card_texts import card_text
 from shared_rules.f1.car import Car
 from tests.firmware.test_linked import start as start_linked
 
@@ -145,14 +146,14 @@ def test_new_instructions_deals_the_one_card_left_in_its_own_pile(dash, missing)
     # "New Instructions. Permission to use extra tactic card. Miss one move. The extra card to be taken from the
     # top of the discard pile." A lone dashboard's pile is its own deck less its hand: holding every card but
     # one, the extra card can only be that one.
-    hand = cards.tactic_deck()
+    hand = cards.tactic_deck(cards.PER_KIND)
     hand.remove(missing)
     d = dash()
     c, rows = pit_until_new_instructions(d, hand)
     assert c["hand"] == hand + [missing]
     assert rows[0] == "NEW INSTRUCTIONS"
     shown = " ".join(r for r in rows[2:7] if r)
-    assert shown == "Card dealt: %s. Miss one move." % cards.TACTIC_NAMES[missing]
+    assert shown == "Card dealt: %s. Miss one move." % card_text(missing)
     d.kill()
     d.start()  # the dealt card is in the save
     assert d.car()["hand"] == hand + [missing]
@@ -160,7 +161,7 @@ def test_new_instructions_deals_the_one_card_left_in_its_own_pile(dash, missing)
 
 def test_new_instructions_with_an_empty_pile_deals_nothing(dash):
     # The whole deck in hand: no pile to take from (the table's rule too: a card only "if race.tactic").
-    hand = cards.tactic_deck()
+    hand = cards.tactic_deck(cards.PER_KIND)
     d = dash()
     for _ in range(400):
         saved_car(d, my_turn=1, speed_set=1, speed=60, hand=list(hand)).start()

@@ -11,7 +11,7 @@ NAMES = ["Ann", "Bob", "Cy", "Di"]
 def test_sixteen_pit_cards_and_35_tactic_cards():
     "Tactic Cards (7 of each)"
     assert len(cards.pit_deck()) == 16
-    assert len(cards.tactic_deck()) == 35
+    assert len(cards.tactic_deck(cards.PER_KIND)) == 35
     assert len(cards.tactic_deck(6)) == 30
     race = Race(1, NAMES, 3)
     assert race.card_count() == (35, 16)

@@ -45,19 +45,19 @@ class DashboardLink(DashboardProtocol):
         self.poller.register(stdin or sys.stdin, select.POLLIN)
         self.proto = self
         if not dev:  # written here, not as a function of its own: it runs once
-            try:
-                import machine
+            import machine
 
+            try:
                 dev = machine.unique_id().hex()  # type: ignore[attr-defined]
-            except (ImportError, AttributeError):  # the unix port: no unique_id; tests name it
+            except AttributeError:  # the unix port: no unique_id; tests name it
                 import os
 
                 dev = os.getenv("F1_DASH_ID") or "unix-dashboard"  # type: ignore[attr-defined]
         # Frames go straight to the stream's write: MicroPython's stdout (USB on a Pico, a file descriptor on
         # the unix port) buffers nothing, so there is nothing to flush and no method of our own to hold heap.
         write = (stdout or sys.stdout.buffer).write
-        DashboardProtocol.__init__(self, dev, _FIRMWARE, get_snapshot, apply_command, write, on_applied,
-                                   done, _now(), on_journal)  # type: ignore[arg-type]  # ticks: an int on the board
+        DashboardProtocol.__init__(self, dev, _FIRMWARE, get_snapshot, apply_command, write, on_applied, done,
+                                   on_journal=on_journal)  # no time given: the protocol reads the board's
 
     def poll(self, timeout_ms=0):
         """Wait up to timeout_ms for input, handle every byte already there, then do timed work."""

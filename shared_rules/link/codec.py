@@ -35,7 +35,7 @@ _CLOSE_OBJECT = const(0x7D)  # "}"
 # does it say which check failed: nobody reads it (a dropped frame is never answered), and each text is heap.
 FrameError = ValueError
 # Why a message cannot be sent, whatever the reason: one text (each text of its own is ~60 bytes of heap).
-_CANNOT_TRAVEL = "frames carry ints, printable ASCII strings without quotes or ~, lists and objects with string keys"
+_CANNOT_TRAVEL = "only ints, ASCII strings (space to }, no quote or backslash), lists, string-keyed objects, 2KB"
 
 
 def _plain(b):
@@ -149,6 +149,7 @@ def decode(line):
 _FRAG_BYTES = const(144)  # 192 base64 characters: the fragment frame stays under MAX_FRAME
 _MAX_MESSAGE = const(2048)
 _MAX_FRAGS = const((_MAX_MESSAGE + _FRAG_BYTES - 1) // _FRAG_BYTES)  # 15
+_FRAG_START_CRC = const(0x14624D82)  # binascii.crc32(b'{"d":"'): how every fragment's body starts
 
 
 def frames(msg, frag_id=0, write=None):
@@ -168,7 +169,7 @@ def frames(msg, frag_id=0, write=None):
         write(b"~%s|%08x\n" % (bytes(body), binascii.crc32(body)))
         return out
     if n > _MAX_MESSAGE:
-        raise ValueError("message too long")
+        raise ValueError(_CANNOT_TRAVEL)
     k = (n + _FRAG_BYTES - 1) // _FRAG_BYTES
     body = memoryview(body)  # slices of it copy nothing
     for i in range(k):
@@ -176,7 +177,7 @@ def frames(msg, frag_id=0, write=None):
         rest = b'","f":%d,"i":%d,"k":%d,"t":"frag"}' % (frag_id, i, k)
         # The canonical spelling of {"t":"frag","f":..,"i":..,"k":..,"d":..} (base64 is plain ASCII), its checksum
         # taken piece by piece: the frame is the only copy of it.
-        crc = binascii.crc32(rest, binascii.crc32(b64, binascii.crc32(b'{"d":"')))
+        crc = binascii.crc32(rest, binascii.crc32(b64, _FRAG_START_CRC))
         write(b'~{"d":"%s%s|%08x\n' % (b64, rest, crc))
     return out
 
@@ -186,16 +187,15 @@ class Receiver:
     buffer; add puts fragmented messages back together. One class for both: a class costs ~250 bytes on a Pico.
 
     A line longer than MAX_FRAME is discarded up to its newline without growing anything; a `~` restarts
-    the line, so noise glued in front of a frame (a `>>> ` prompt, garbage) does not spoil the frame.
+    the line, so noise glued in front of a frame (a `>>> ` prompt, garbage) does not spoil the frame. What is
+    skipped is not counted: nothing would read the count.
     """
 
     def __init__(self):
         self.buf = bytearray(MAX_FRAME)
         self.n = 0  # bytes of the line in buf; -1 while skipping a line too long to be a frame
-        self.noise = 0  # lines skipped: not frames, or too long
         self.parts = []  # the fragments of the message being put together, as bytes
         self.key = None  # (message number, fragment count) of that message
-        self.dropped = 0  # fragments and fragmented messages lost
 
     def feed_byte(self, b):
         """Take one byte; return the completed frame line (bytes) or None."""
@@ -204,11 +204,7 @@ class Receiver:
             self.n = 0
             if n > 0 and self.buf[0] == _START:
                 return bytes(self.buf[:n])
-            if n:  # an empty line is not noise
-                self.noise += 1
-        elif b == _START:
-            if n > 0:  # a line cut short by a new frame
-                self.noise += 1
+        elif b == _START:  # a frame starts: whatever came before it on this line is noise
             self.buf[0] = b
             self.n = 1
         elif n >= MAX_FRAME - 1:  # no room left for the newline: this line can't be a frame
@@ -219,35 +215,25 @@ class Receiver:
         return None
 
     def add(self, msg):
-        """A decoded frame in; out the message it completes (msg itself if not a fragment), or None."""
+        """A decoded frame in; out the message it completes (msg itself if not a fragment), or None while more
+        fragments are to come. FrameError for a fragment that cannot be used, dropped like a bad frame."""
         parts = self.parts
         i = msg.get("i")
         key = (msg.get("f"), msg.get("k"))
         if parts and (msg["t"] != "frag" or i != len(parts) or key != self.key):
-            self.dropped += 1  # a gap, another message, another fragmented one: the rest of this one was lost
-            parts = self.parts = []
+            parts = self.parts = []  # a gap, another message: the rest of this one was lost
         if msg["t"] != "frag":
             return msg
         k = key[1]
-        if i != len(parts) or type(k) is not int or not 1 < k <= _MAX_FRAGS:  # not a start, nor the next
-            self.dropped += 1
-            return None
-        try:
-            parts.append(binascii.a2b_base64(msg.get("d")))
-        except Exception:  # no "d", or not base64: the message cannot be completed
-            self.dropped += 1
-            self.parts = []
-            return None
+        d = msg.get("d")
+        if i != len(parts) or type(k) is not int or not 1 < k <= _MAX_FRAGS or type(d) is not str:
+            raise FrameError("not a frame")  # neither a first fragment nor the next one
+        parts.append(binascii.a2b_base64(d))  # not base64: ValueError, a FrameError too
         self.key = key
         if len(parts) < k:
             return None
         self.parts = []
-        try:
-            whole = _parse(b"".join(parts))
-        except FrameError:
-            whole = None
-        if whole is None or whole["t"] == "frag":
-            self.dropped += 1
-            return None
+        whole = _parse(b"".join(parts))
+        if whole["t"] == "frag":
+            raise FrameError("not a frame")
         return whole
-

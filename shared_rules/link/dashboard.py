@@ -38,7 +38,7 @@ class DashboardProtocol:
     on_applied = None  # a class default: the instance holds its own only if given one (a smaller instance dict)
 
     def __init__(self, device_id, firmware, get_snapshot, apply_command, write, on_applied=None, done=(),
-                 now_ms=0, on_journal=None):
+                 now_ms=None, on_journal=None):
         self.device_id = device_id
         self.firmware = firmware
         self.get_snapshot = get_snapshot
@@ -121,10 +121,11 @@ class DashboardProtocol:
             if line is None:
                 continue
             try:
-                msg = reader.add(codec.decode(line))
+                msg = codec.decode(line)
+                self.last_rx = now_ms
+                msg = reader.add(msg)
             except codec.FrameError:
                 continue
-            self.last_rx = now_ms
             if msg is None:  # a fragment: the rest of its message is still to come
                 continue
             t = msg["t"]
@@ -134,9 +135,10 @@ class DashboardProtocol:
                 self.hello(now_ms)
             elif t == "ack":
                 eid = msg.get("id")
-                for e in self.outbox[:]:  # a loop, not a comprehension: no extra code object on the Pico
-                    if e[0] == eid:
+                for e in self.outbox:  # a loop, not a comprehension: no extra code object on the Pico
+                    if e[0] == eid:  # ids are unique: one to remove at most
                         self.outbox.remove(e)
+                        break
             elif t == "get":
                 self._send({"t": "st", "r": self.rev, "s": self.get_snapshot()}, now_ms)
             elif t != "hb":

@@ -46,8 +46,6 @@ class LineReader(codec.Receiver):
             end = n if nl < 0 else nl
             tilde = data.rfind(b"~", start, end)
             if tilde >= 0:  # a frame starts here: whatever came before on this line is noise
-                if self.n > 0 or tilde > start:
-                    self.noise += 1
                 self.n = 0
                 start = tilde
             if self.n >= 0 and end > start:  # (n is -1 while a line too long is skipped)
@@ -143,11 +141,11 @@ class Session:
         for line in self.reader.feed(data):
             try:
                 msg = codec.decode(line)
+                self.last_rx = now_ms
+                msg = self.reader.add(msg)  # FrameError too for a fragment that cannot be used
             except codec.FrameError:
                 self.bad_frames += 1
                 continue
-            self.last_rx = now_ms
-            msg = self.reader.add(msg)
             if msg is not None:
                 self._handle(msg, now_ms, notes)
         return notes

@@ -7,7 +7,7 @@ from micropython import const
 from shared_rules.f1 import car as f1car
 from shared_rules.f1 import charts
 
-from firmware.ui import card_texts, say
+from firmware.ui import say
 
 _COLS = const(16)
 RIGHT = const(-1)  # line()'s column for text ending at the right edge
@@ -172,7 +172,7 @@ def choice_screen(fb, ui, linked):
     if ui.mode == _MENU:
         list_screen(fb, ui, "YOUR MOVE", ui.choices)
         return "OK:DO BACK"
-    list_screen(fb, ui, say(_HAND_CARDS, _TEXTS) % len(ui.choices), card_texts(ui.choices))
+    list_screen(fb, ui, say(_HAND_CARDS, _TEXTS) % len(ui.choices), ui.names)
     return say(_PLAY_HINT, _TEXTS)
 
 

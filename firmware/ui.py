@@ -103,6 +103,7 @@ class Ui:
         self.mode = _MAIN
         self.cursor = 0
         self.choices = ()  # SPEED, WAIT, CORNER, SETUP: the values dialled; HAND: the cards; MENU: the items
+        self.names = ()  # HAND: what its cards are called
         self.carb = 0  # SPEED entered by playing Good Carburettor
         self.back_to = _MAIN  # where a MESSAGE or the HAND goes back to (never both open at once)
         self.back_from = _MAIN
@@ -182,6 +183,7 @@ class Ui:
                     raise RuleError("ui", "NO CARDS")
                 self.back_to = _MAIN if mode == _SPEED else mode
                 self.choices = tuple(self.car.hand)  # a copy: the hand changes as a card is played
+                self.names = card_texts(self.choices)  # read once: browsing the hand loads no texts
                 self.mode_until = time.ticks_add(now, _HAND_HIDE_MS)
                 self._go(_HAND)
             elif key == _OK:

@@ -134,7 +134,7 @@ def decode(line):
         n -= 1
     if n < 12 or line[0] != _START or n >= MAX_FRAME or line[n - 9] != _SEP:
         raise FrameError("not a frame")
-    body = bytes(line[1 : n - 9])
+    body = line[1 : n - 9]
     if b"%08x" % binascii.crc32(body) != line[n - 8 : n]:  # crc32 is unsigned on both runtimes
         raise FrameError("not a frame")
     return _parse(body)
@@ -152,13 +152,11 @@ _MAX_FRAGS = const((_MAX_MESSAGE + _FRAG_BYTES - 1) // _FRAG_BYTES)  # 15
 _FRAG_START_CRC = const(0x14624D82)  # binascii.crc32(b'{"d":"'): how every fragment's body starts
 
 
-def frames(msg, frag_id=0, write=None):
+def frames(msg, frag_id, write):
     """Sends msg (a dict with a "t" type: the caller's to check) as frames through write(bytes), one call per
     frame, as each is made (no message-sized join); one frame if it fits, else numbered fragments (frag_id names
-    the message). Without write: the list of them. ValueError, before anything is written, if msg cannot travel.
+    the message). ValueError, before anything is written, if msg cannot travel. (tablet.frames: as a list.)
     """
-    out = []
-    write = write or out.append
     body = bytearray()  # its canonical JSON (sorted keys, no spaces), the one spelling both runtimes agree on
     _enc(msg, 0, body)
     if not _plain(body):
@@ -167,7 +165,7 @@ def frames(msg, frag_id=0, write=None):
     if n + 11 <= MAX_FRAME:
         # bytes(): "%s" spells a bytearray's repr on MicroPython. crc32 is unsigned on both runtimes.
         write(b"~%s|%08x\n" % (bytes(body), binascii.crc32(body)))
-        return out
+        return
     if n > _MAX_MESSAGE:
         raise ValueError(_CANNOT_TRAVEL)
     k = (n + _FRAG_BYTES - 1) // _FRAG_BYTES
@@ -179,7 +177,6 @@ def frames(msg, frag_id=0, write=None):
         # taken piece by piece: the frame is the only copy of it.
         crc = binascii.crc32(rest, binascii.crc32(b64, _FRAG_START_CRC))
         write(b'~{"d":"%s%s|%08x\n' % (b64, rest, crc))
-    return out
 
 
 class Receiver:

@@ -155,31 +155,33 @@ class DashboardProtocol:
             cid = codec.clean_text(cid, 40) if isinstance(cid, str) else ""
             self._send({"t": "err", "id": cid, "e": "proto", "m": "cmd needs id c a"}, now_ms)
             return
+        dup = 1
         for it in self.done:
             if it[0] == cid:  # seen before: answer again, apply nothing
-                if it[1] == "":
-                    self._send({"t": "ack", "id": cid, "dup": 1, "r": self.rev, "s": self.get_snapshot()}, now_ms)
-                else:
+                if it[1]:
                     self._send({"t": "err", "id": cid, "dup": 1, "e": it[1], "m": "already refused"}, now_ms)
+                    return
+                break
+        else:  # new: apply it
+            dup = 0
+            try:
+                self.apply_command(name, args)
+                outcome = ""
+            except Exception as e:  # the handler refused, having changed nothing: tell the tablet why
+                code = getattr(e, "code", None)
+                outcome = (isinstance(code, str) and codec.clean_text(code, 16)) or "invalid"
+                self._send({"t": "err", "id": cid, "e": outcome, "m": codec.clean_text(e)}, now_ms)
+            self.done.append([cid, outcome])
+            if len(self.done) > _DONE_KEPT:
+                self.done.pop(0)
+            if outcome:
                 return
-        try:
-            self.apply_command(name, args)
-            outcome = ""
-        except Exception as e:  # the handler refused, having changed nothing: tell the tablet why
-            code = getattr(e, "code", None)
-            outcome = (isinstance(code, str) and codec.clean_text(code, 16)) or "invalid"
-            self._send({"t": "err", "id": cid, "e": outcome, "m": codec.clean_text(e)}, now_ms)
-        self.done.append([cid, outcome])
-        if len(self.done) > _DONE_KEPT:
-            self.done.pop(0)
-        if outcome:
-            return
-        self.rev += 1
-        if self.on_journal is not None:
-            self.on_journal(cid, name, args)  # kept before the ack: an ack always means "kept"
-        if self.on_applied is not None:
-            self.on_applied(self.done_ids())  # saved before the ack: an ack always means "kept"
-        self._send({"t": "ack", "id": cid, "dup": 0, "r": self.rev, "s": self.get_snapshot()}, now_ms)
+            self.rev += 1
+            if self.on_journal is not None:
+                self.on_journal(cid, name, args)  # kept before the ack: an ack always means "kept"
+            if self.on_applied is not None:
+                self.on_applied(self.done_ids())  # saved before the ack: an ack always means "kept"
+        self._send({"t": "ack", "id": cid, "dup": dup, "r": self.rev, "s": self.get_snapshot()}, now_ms)
 
     # -- time --------------------------------------------------------------------------------------------
     def tick(self, now_ms):

@@ -21,15 +21,22 @@ def crc_hex(data):
     return "%08x" % (binascii.crc32(data) & 0xFFFFFFFF)
 
 
+def frames(msg, frag_id=0):
+    """The frames of msg as a list (codec.frames hands them to a write one by one, as the dashboard sends)."""
+    out = []
+    codec.frames(msg, frag_id, out.append)
+    return out
+
+
 def encode(msg):
     """The frame for msg (a dict with a "t" type), as bytes ending in a newline; ValueError if it needs more
     than one frame (codec.frames fragments those)."""
     if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
         raise ValueError("a frame is an object with a 't' type")
-    frames = codec.frames(msg)
-    if len(frames) > 1:
+    out = frames(msg)
+    if len(out) > 1:
         raise ValueError("frame longer than %d bytes" % codec.MAX_FRAME)
-    return frames[0]
+    return out[0]
 
 
 class LineReader(codec.Receiver):
@@ -79,7 +86,7 @@ class Device:
         self.session = None  # type: Session | None
 
     def submit(self, cid, name, args):
-        codec.frames({"a": args, "c": name, "id": cid, "t": "cmd"})  # refuse now what could never be sent
+        frames({"a": args, "c": name, "id": cid, "t": "cmd"})  # refuse now what could never be sent
         for p in self.pending:
             if p[0] == cid:
                 return
@@ -114,7 +121,7 @@ class Session:
         if self.closed:
             return
         self.frag_id += 1
-        self.write(b"".join(codec.frames(msg, self.frag_id)))  # one write: the transport queues it whole
+        self.write(b"".join(frames(msg, self.frag_id)))  # one write: the transport queues it whole
         self.last_tx = now_ms
 
     def hi(self, now_ms):

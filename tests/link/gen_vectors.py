@@ -59,7 +59,7 @@ BAD_LINES = [
 
 def build():
     frames = [[m, tablet.encode(m).decode()] for m in MESSAGES]
-    big = [[m, [f.decode() for f in codec.frames(m, 5)]] for m in BIG]
+    big = [[m, [f.decode() for f in tablet.frames(m, 5)]] for m in BIG]
     noise = b">>> \r\nMPY: soft reboot\r\ngarbage~~~" + tablet.encode(MESSAGES[1]) + b"x" * 300 + b"\n"
     noise += b"Traceback:" + tablet.encode(MESSAGES[0]).replace(b"\n", b"\r\n")
     return {

@@ -50,7 +50,7 @@ def test_frames_are_printable_ascii_lines_within_the_limit_and_never_hold_ctrl_c
 
 def test_big_messages_split_into_the_recorded_fragments_and_reassemble():
     for msg, frames in V["fragmented"]:
-        assert [f.decode() for f in codec.frames(msg, 5)] == frames
+        assert [f.decode() for f in tablet.frames(msg, 5)] == frames
         a = codec.Receiver()
         got = [a.add(codec.decode(f.encode()[:-1])) for f in frames]
         assert got[:-1] == [None] * (len(frames) - 1)

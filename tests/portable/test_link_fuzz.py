@@ -84,7 +84,7 @@ def test_fragments_in_the_wrong_order_or_oversized_are_dropped():
     car, d, _sent = _dashboard()
     before = car.snapshot()
     snap = dict(before, hand=["FG"] * 40, tyre=3)
-    frames = codec.frames({"t": "cmd", "id": "s.1", "c": "sync", "a": snap}, 1)
+    frames = tablet.frames({"t": "cmd", "id": "s.1", "c": "sync", "a": snap}, 1)
     assert len(frames) > 2
     for i in range(ROUNDS // 3):
         order = [frames[rng.next32() % len(frames)] for _ in range(len(frames))]

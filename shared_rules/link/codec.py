@@ -34,8 +34,9 @@ _CLOSE_OBJECT = const(0x7D)  # "}"
 # not a subclass: a class costs ~200 bytes of a Pico's heap, and decode raises nothing else to tell apart. Nor
 # does it say which check failed: nobody reads it (a dropped frame is never answered), and each text is heap.
 FrameError = ValueError
-# Why a message cannot be sent, whatever the reason: one text (each text of its own is ~60 bytes of heap).
-_CANNOT_TRAVEL = "only ints, ASCII strings (space to }, no quote or backslash), lists, string-keyed objects, 2KB"
+# Why a message cannot be sent, whatever the reason (a float, a quote, too deep, over 2 KB...): one short text
+# pointing to the rules, as each text is heap on a Pico.
+_CANNOT_TRAVEL = "cannot travel in a frame (docs/protocol.md section 2)"
 
 
 def _plain(b):

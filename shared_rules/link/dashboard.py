@@ -37,9 +37,9 @@ class DashboardProtocol:
 
     on_applied = None  # a class default: the instance holds its own only if given one (a smaller instance dict)
 
-    def __init__(self, device_id, firmware, get_snapshot, apply_command, write, on_applied=None, done=(),
+    def __init__(self, dev, firmware, get_snapshot, apply_command, write, on_applied=None, done=(),
                  now_ms=None, on_journal=None):
-        self.device_id = device_id
+        self.dev = dev  # the dashboard id
         self.firmware = firmware
         self.get_snapshot = get_snapshot
         self.apply_command = apply_command
@@ -51,8 +51,8 @@ class DashboardProtocol:
         # error code it was refused with (copies: the caller's saved lists are its own).
         self.done = list(map(list, done))[-_DONE_KEPT:]
         self.reader = codec.Receiver()  # lines out of the byte stream, and fragments put back together
-        # Messages sent: each one's "n", the number of its fragments, and the counter in event ids (a post_event
-        # sends at least its event, so no two events get the same count).
+        # Messages sent: each one's "n", the number of its fragments, and the counter in event ids (post_event
+        # sends its event at once, so no two events get the same count).
         self.seq = 0
         self.rev = 0  # counts state changes this boot; heartbeats carry it so the tablet notices a missed one
         self.last_tx = now_ms
@@ -61,7 +61,7 @@ class DashboardProtocol:
         # Event ids must not repeat after a restart; a random 24-bit boot number makes that practically certain.
         import os  # urandom: the Pico's ring oscillator, the system's random source elsewhere
 
-        self.event_prefix = "%s.%x." % (device_id[-6:], int.from_bytes(os.urandom(3), "big"))
+        self.event_prefix = "%s.%x." % (dev[-6:], int.from_bytes(os.urandom(3), "big"))
         self.hello(now_ms)
 
     # -- sending -----------------------------------------------------------------------------------------
@@ -72,7 +72,7 @@ class DashboardProtocol:
         self.last_tx = _ticks_ms() if now_ms is None else now_ms  # type: ignore[misc]
 
     def hello(self, now_ms):
-        self._send({"t": "hello", "p": codec.PROTOCOL, "dev": self.device_id, "fw": self.firmware,
+        self._send({"t": "hello", "p": codec.PROTOCOL, "dev": self.dev, "fw": self.firmware,
                     "r": self.rev, "s": self.get_snapshot()}, now_ms)
 
     def state_changed(self, now_ms=None):

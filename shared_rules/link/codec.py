@@ -2,7 +2,7 @@
 # At most MAX_FRAME bytes including the newline. Strings carry only printable ASCII without `"`, `\` and `~`,
 # so `~` marks a frame start wherever it appears and no control byte (least of all 0x03, Ctrl-C) is ever sent.
 # This module is what a dashboard imports (every function here is heap on a Pico); what only the tablet needs
-# (encode, the bulk LineReader.feed, crc_hex) lives in tablet.py.
+# (encode, frames as a list, the bulk LineReader.feed, crc_hex) lives in tablet.py.
 import binascii
 import json
 

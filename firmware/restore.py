@@ -22,14 +22,20 @@ class StoreError(Exception):
 
 
 def decode(raw):
-    """The saved dict from a save file's bytes; StoreError if it is not exactly what store.encode() wrote."""
+    """The saved dict from a save file's bytes; StoreError if it is not exactly what store.save() wrote. A save
+    of the first format (F1DASH1: the checksum in the first line) is read too."""
     nl = raw.find(b"\n")
     head = raw[:nl].split()
-    if nl < 1 or len(head) != 2 or head[0] != MAGIC:
+    rest = raw[nl + 1 :].rstrip(b"\n")
+    if nl > 0 and head == [MAGIC]:
+        end = rest.rfind(b"\n")
+        body, crc = rest[:end], rest[end + 1 :]
+    elif nl > 0 and len(head) == 2 and head[0] == b"F1DASH1":
+        body, crc = rest, head[1]
+    else:
         raise StoreError("not a dashboard save")
-    body = raw[nl + 1 :].rstrip(b"\n")
     try:
-        if int(head[1], 16) != binascii.crc32(body):
+        if int(crc, 16) != binascii.crc32(body):
             raise ValueError("checksum mismatch")
         data = json.loads(body)
     except ValueError as e:  # also a checksum field that is not hex, or a checked text that is not JSON

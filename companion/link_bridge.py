@@ -8,6 +8,12 @@ to be told is handed to the transport for the dashboard paired with each seat.
 A dashboard event is taken once per game, even across a crash: the referee records its id with its effect in
 the game log, and a reopened referee's ids seed the link's memory, so a resend whose first ack was lost is
 acknowledged again and applied never again.
+
+And the ack follows the effect: the transport holds a new event's ack until the referee has applied and logged
+it (or logged it as refused), so an app that dies in between is sent the event again. An event that comes
+while no game is open is held, unacknowledged, and taken by the next game opened (the one resumed after a
+crash); an event from a dashboard with no seat in the open game is acknowledged and dropped (the table's car
+goes to the dashboard when it is paired).
 """
 
 import queue
@@ -18,7 +24,9 @@ from companion.transport import LOST
 class LinkBridge:
     def __init__(self, transport, referee=None):
         self.transport = transport
+        transport.hold_events()  # acked by _event once the referee has kept it
         self.referee = referee
+        self.held = []  # event notes that came while no game was open, for the next game opened
         self._remember_taken()
         self.seen = {}  # dev -> {"fw", "snapshot"}: every dashboard that said hello, paired or not
         self.status = {}  # dev -> connected / silent / lost
@@ -30,6 +38,9 @@ class LinkBridge:
         self.referee = referee
         self._remember_taken()
         if referee is not None:
+            held, self.held = self.held, []
+            for note in held:  # first: a dashboard reports an action before the state it led to
+                self._event(note)
             for dev, info in self.seen.items():
                 seat = referee.seat_of(dev)
                 if seat is not None and info.get("snapshot") is not None:
@@ -98,12 +109,17 @@ class LinkBridge:
     def _event(self, note):
         _, dev, eid, name, args = note
         ref = self.referee
-        seat = ref.seat_of(dev) if ref is not None else None
-        if seat is None:
+        if ref is None:
+            self.held.append(note)  # no game open (yet: the app may be about to resume one): not acked
             return
-        err = ref.on_dashboard_event(seat, name, args, (dev, eid))
-        if err is not None:
-            self.errors.append("%s: %s" % (ref.names()[seat], err))
+        seat = ref.seat_of(dev)
+        if seat is not None:
+            # Applied and logged with its id, or refused and its id logged. If this raises, nothing is kept
+            # and nothing acked: the dashboard resends it until the app, restarted from its log, takes it.
+            err = ref.on_dashboard_event(seat, name, args, (dev, eid))
+            if err is not None:
+                self.errors.append("%s: %s" % (ref.names()[seat], err))
+        self.transport.ack_event(dev, eid)  # kept (or not this game's): the dashboard may forget it
 
     def _reconcile(self, dev, snap):
         ref = self.referee

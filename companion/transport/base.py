@@ -46,6 +46,10 @@ class Transport:
       ("refused", dev, cmd_id, code, message)   a command was refused; the dashboard changed nothing
       ("state", dev, snapshot, rev)       the player changed something on the dashboard (rev counts changes)
       ("event", dev, event_id, name, args)      an event from the dashboard (delivered once)
+
+    An event is acknowledged to its dashboard as it arrives, unless the app called hold_events(): then only
+    when the app calls ack_event() once it has kept it (applied and logged), so one lost in an app that died
+    before keeping it is sent again by the dashboard.
     """
 
     def __init__(self, source, timing=None):
@@ -60,6 +64,7 @@ class Transport:
         self.thread = None
         self.ids = itertools.count(1)
         self.prefix = os.urandom(3).hex()  # command ids stay unique across tablet restarts
+        self.holding = False  # see hold_events()
 
     # -- the app's side ----------------------------------------------------------------------------------
     def start(self):
@@ -90,11 +95,34 @@ class Transport:
             session = d.session
             if session is not None:
                 session.pump(_now_ms())
-        if session is not None:  # send now rather than at the reader's next turn
+        self._flush(session)
+        return cmd_id
+
+    def hold_events(self):
+        """From now on a new event is acknowledged only when the app calls ack_event (it has kept it); until
+        then a resend of it is neither acknowledged nor passed on again. A repeat of one kept is acked at once."""
+        with self.lock:
+            self.holding = True
+            for w in list(self.workers.values()):
+                w.session.hold_events = True
+
+    def ack_event(self, dev, eid):
+        """The app has kept event eid of dashboard dev (applied and logged it, or logged it as refused, or it
+        will never apply it): acknowledge it now. The dashboard stops resending it."""
+        with self.lock:
+            d = self.devices.get(dev)
+            if d is None:
+                return
+            d.kept(eid, _now_ms())
+            session = d.session
+        self._flush(session)
+
+    def _flush(self, session):
+        """Write now what session queued rather than at its reader's next turn."""
+        if session is not None:
             for w in list(self.workers.values()):
                 if w.session is session:
                     w.flush()
-        return cmd_id
 
     def remember_events(self, dev, ids):
         """Event ids dashboard dev had sent and the game took before this app started (from its log): a
@@ -158,8 +186,9 @@ class Transport:
             port = self.source.open(key)
         except Exception:  # busy or vanished already: try again at the next scan
             return
-        w = _PortWorker(self, key, port)
-        self.workers[key] = w
+        with self.lock:  # created and listed at once: hold_events() sees every session or sets up the next
+            w = _PortWorker(self, key, port)
+            self.workers[key] = w
         self.events.put(("port", key, "open"))
         w.start()
 
@@ -187,7 +216,8 @@ class _PortWorker:
         self.wlock = threading.Lock()
         self.write_timeouts = 0
         with transport.lock:
-            self.session = tablet.Session(self._write, transport.devices, _now_ms(), transport.timing)
+            self.session = tablet.Session(self._write, transport.devices, _now_ms(), transport.timing,
+                                          transport.holding)
         self.thread = threading.Thread(target=self._loop, name="link-" + str(key), daemon=True)
 
     def start(self):

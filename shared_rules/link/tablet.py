@@ -83,6 +83,7 @@ class Device:
         self.pending = []  # [id, name, args], oldest first; pending[0] is in flight once sent
         self.sent_ms = None  # when pending[0] was last sent, None if not sent on this session
         self.events = []  # the ids of the last 64 events taken (one ack can be lost: the event comes again)
+        self.held = []  # ids passed to the app and not yet kept by it: acked by kept(), not on arrival
         self.session = None  # type: Session | None
 
     def submit(self, cid, name, args):
@@ -92,13 +93,25 @@ class Device:
                 return
         self.pending.append([cid, name, args])
 
+    def kept(self, eid, now_ms):
+        """The app has kept event eid (applied and logged it, or logged it as refused): acknowledge it now, on
+        whatever port the dashboard is on. With no port, its next resend is acknowledged as taken."""
+        if eid in self.held:
+            self.held.remove(eid)
+            if self.session is not None:
+                self.session.ack(eid, now_ms)
+
 
 class Session:
-    """One open port. write(bytes) sends; `devices` (dashboard id -> Device) is shared by all sessions."""
+    """One open port. write(bytes) sends; `devices` (dashboard id -> Device) is shared by all sessions.
 
-    def __init__(self, write, devices, now_ms, timing=None):
+    hold_events: a new event is acknowledged only when the app has kept it (Device.kept), so an app that dies
+    before keeping it is sent it again; otherwise it is acknowledged as it arrives."""
+
+    def __init__(self, write, devices, now_ms, timing=None, hold_events=False):
         self.write = write
         self.devices = devices
+        self.hold_events = hold_events
         t = timing or {}
         self.hello_retry = t.get("hello_retry", HELLO_RETRY_MS)
         self.command_retry = t.get("command_retry", COMMAND_RETRY_MS)
@@ -123,6 +136,9 @@ class Session:
         self.frag_id += 1
         self.write(b"".join(frames(msg, self.frag_id)))  # one write: the transport queues it whole
         self.last_tx = now_ms
+
+    def ack(self, eid, now_ms):
+        self._send({"t": "ack", "id": eid}, now_ms)
 
     def hi(self, now_ms):
         self.last_hi = now_ms
@@ -192,14 +208,19 @@ class Session:
                 self._send({"t": "get"}, now_ms)  # a state frame went missing: ask for the state
         elif t == "ev":
             eid = msg.get("id")
-            if not isinstance(eid, str):
+            if not isinstance(eid, str) or eid in d.held:
+                return  # (held: the app has it and acks it once kept; the dashboard resends until then)
+            if eid in d.events:
+                self.ack(eid, now_ms)  # taken already: the first ack was lost
                 return
-            self._send({"t": "ack", "id": eid}, now_ms)  # always ack: the first ack may have been lost
-            if eid not in d.events:
-                d.events.append(eid)
-                if len(d.events) > 64:
-                    d.events.pop(0)
-                notes.append(("event", d.dev, eid, msg.get("e"), msg.get("a")))
+            d.events.append(eid)
+            if len(d.events) > 64:
+                d.events.pop(0)
+            if self.hold_events:
+                d.held.append(eid)
+            else:
+                self.ack(eid, now_ms)
+            notes.append(("event", d.dev, eid, msg.get("e"), msg.get("a")))
 
     def _hello(self, msg, now_ms, notes):
         dev = msg.get("dev")

@@ -129,6 +129,12 @@ class HeldTransport:
     def remember_events(self, dev, ids):
         pass
 
+    def hold_events(self):
+        pass
+
+    def ack_event(self, dev, eid):
+        pass
+
 
 @pytest.mark.parametrize("game", ["f1", "f5"])
 def test_only_formula1_checks_a_dashboard_again_after_its_event(tmp_path, game):

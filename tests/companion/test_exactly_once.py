@@ -7,6 +7,7 @@ its game log, and the dashboard resends the same event id. The table must apply 
 """
 
 import os
+import queue
 import sqlite3
 import time
 
@@ -20,11 +21,12 @@ from companion.transport import CONNECTED, Transport
 from companion.transport.pyserial_backend import PyserialPorts
 from shared_rules.f5 import bot
 from shared_rules.f5.game import RACE
+from shared_rules.link import codec, tablet
 from tests.f5_devices.test_f5_full_game import press_move
 from tests.firmware.dash import restored
 from tests.firmware.race_script import dial
 from tests.link.harness import FAST, FakeUsb
-from tests.table.table import Seat, Table
+from tests.table.table import TIMING, Seat, Table
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs ptys")
 
@@ -153,6 +155,132 @@ def test_formula5_move_taken_before_a_tablet_crash_is_not_played_again(tmp_path)
         seat.close()
         for r in refs:
             r.close()
+
+
+# ---- the ack follows the effect: a tablet that dies before applying an event is sent it again ---------------
+
+
+def take_note_and_die(table, dev, timeout=10):
+    """The app takes the dashboard's event note off the transport's queue, then dies before applying it (its
+    bridge never sees the note). Returns the note."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            note = table.transport.events.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        if note[0] == "event" and note[1] == dev:
+            table.transport.stop()  # dead: no more reading, writing or acking
+            return note
+    raise AssertionError("the tablet never took the event")
+
+
+def speed_event(table):
+    """The seat to move sets a speed the table takes as is on its dashboard; the tablet takes the event note
+    and dies before applying it. Returns (seat, speed, note)."""
+    seat = table.ref.race.seat
+    s = table.seats[seat]
+    car = table.car(seat)
+    v = [x for x in car.speed_choices() if x and car.braking_cost(x) == (0, 0, 0)][0]
+    d = s.dash
+    d.tap("OK")
+    dial(d, v)
+    d.tap("OK")
+    note = take_note_and_die(table, s.dev)
+    assert note[3] == "speed" and table.car(seat).speed_set == 0  # taken by the link, not by the table
+    # Not acknowledged: the dashboard still holds it (today's tablet acked it on arrival, and it was lost).
+    assert not until(lambda: pending_events(d) == [], 1.5), "acked before the table applied it"
+    assert [e[0] for e in pending_events(d)] == [note[2]]
+    return seat, v, note
+
+
+def speeds(ref, seat):
+    return [e for e in ref.entries if e.get("t") == "speed" and e["seat"] == seat]
+
+
+def applied_once(table, seat, v, note):
+    """The resent event took effect on the reopened table exactly once, and was acknowledged."""
+    d = table.seats[seat].dash
+    assert table.pump(lambda: table.car(seat).speed_set == 1, 15), "the resent event was never applied"
+    assert until(lambda: pending_events(d) == [], 10, table.bridge.poll), pending_events(d)
+    until(lambda: False, 1.0, table.bridge.poll)  # more resends in flight, if any: none applied again
+    table.settle()
+    assert [e["v"] for e in speeds(table.ref, seat)] == [v]
+    assert table.car(seat).speed == v and table.ref.race.seat == seat
+    assert ("dash-%d" % (seat + 1), note[2]) in table.ref.taken
+    assert table.bridge.errors == []
+    assert d.state["car"] == table.car(seat).snapshot()  # the player's action stands on the dashboard too
+
+
+def test_formula1_event_the_tablet_died_before_applying_is_applied_once_when_it_reopens(tmp_path):
+    table = Table(str(tmp_path), 7, players=2, laps=3, lap_spaces=12).open()
+    try:
+        seat, v, note = speed_event(table)
+        log = Referee.open(table.path)
+        assert speeds(log, seat) == []  # the log holds nothing of it
+        log.close()
+        table.old_refs.append(table.ref)
+        table.ref = Referee.open(table.path)  # the app starts again from its log, the game open at once
+        table._start_tablet()
+        applied_once(table, seat, v, note)
+    finally:
+        table.close()
+
+
+def test_an_event_that_comes_while_no_game_is_open_waits_for_the_game_resumed(tmp_path):
+    # As the app starts: the link first, on the setup screen, and the game only when the player resumes it.
+    table = Table(str(tmp_path), 7, players=2, laps=3, lap_spaces=12).open()
+    try:
+        seat, v, note = speed_event(table)
+        d = table.seats[seat].dash
+        table.old_refs.append(table.ref)
+        table.ref = None
+        table.transport = Transport(PyserialPorts(table.usb), TIMING)
+        table.transport.start()
+        table.bridge = LinkBridge(table.transport)
+        # The dashboard resends it to a tablet with no game open: held, not acknowledged, not lost.
+        assert until(lambda: table.bridge.held, 10, table.bridge.poll)
+        assert not until(lambda: pending_events(d) == [], 2, table.bridge.poll), "acked with no game to take it"
+        assert [n[2] for n in table.bridge.held] == [note[2]]
+        table.ref = Referee.open(table.path)  # the player resumes the game
+        table.bridge.attach(table.ref)
+        assert table.bridge.held == []
+        applied_once(table, seat, v, note)
+    finally:
+        table.close()
+
+
+def test_the_link_acks_a_held_event_when_the_app_has_kept_it_and_a_repeat_at_once():
+    sent = []
+    devices = {}
+
+    def session(hold):
+        s = tablet.Session(sent.append, devices, 0, hold_events=hold)
+        s.feed(tablet.encode({"t": "hello", "dev": "dash-1", "p": codec.PROTOCOL, "n": 1}), 0)
+        return s
+
+    def acks():
+        out = [codec.decode(line) for line in tablet.LineReader().feed(b"".join(sent))]
+        del sent[:]
+        return [m["id"] for m in out if m["t"] == "ack"]
+
+    def ev(s, eid, n):
+        return s.feed(tablet.encode({"t": "ev", "id": eid, "e": "play", "a": {}, "n": n}), 0)
+
+    s = session(True)
+    acks()
+    assert ev(s, "e1", 2) == [("event", "dash-1", "e1", "play", {})] and acks() == []
+    assert ev(s, "e1", 3) == [] and acks() == []  # a resend while the app has it: neither passed on nor acked
+    s.close()
+    s = session(True)  # the dashboard moved to another port meanwhile
+    acks()
+    devices["dash-1"].kept("e1", 0)
+    assert acks() == ["e1"]  # acked on the port the dashboard is on now
+    assert ev(s, "e1", 2) == [] and acks() == ["e1"]  # a repeat of one kept: acked at once, as ever
+    devices["dash-1"].kept("e1", 0)
+    assert acks() == []  # kept twice: one ack
+    s = session(False)  # without holding, acked on arrival (a link with no app behind it, the tests')
+    assert ev(s, "e2", 2) == [("event", "dash-1", "e2", "play", {})] and acks() == ["e2"]
 
 
 # ---- the record itself: one transaction with the event's effect, checked, kept across reopening -------------

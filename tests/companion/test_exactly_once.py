@@ -83,7 +83,7 @@ def test_formula1_event_taken_before_a_tablet_crash_is_not_applied_again(tmp_pat
         table.settle()
         # The dashboard sent the same id again and got its ack this time...
         assert until(lambda: pending_events(d) == [], 10, table.bridge.poll), pending_events(d)
-        until(lambda: False, 0.5, table.bridge.poll)  # the ack leaves before the note: let the app take it
+        until(lambda: False, 0.5, table.bridge.poll)  # a note passed on, if any, would be taken now
         # ...and the table did not apply it a second time.
         after = [e for e in table.ref.entries if e.get("t") == "speed" and e["seat"] == seat]
         assert len(after) == taken == 1, [e for e in table.ref.entries if e.get("t") != "pair"]
@@ -144,7 +144,7 @@ def test_formula5_move_taken_before_a_tablet_crash_is_not_played_again(tmp_path)
         seat.relay.down.blackhole = False
         assert pump(lambda: transport.status("f5-x") == CONNECTED)
         assert until(lambda: pending_events(d) == [], 10, bridge.poll), pending_events(d)
-        until(lambda: False, 0.5, bridge.poll)  # the ack leaves before the note: let the app take it
+        until(lambda: False, 0.5, bridge.poll)  # a note passed on, if any, would be taken now
         assert pump(lambda: not transport.pending())
         # Taken once: not played again, and not refused as a stale move either (the table sees no error).
         assert ref.game.events == moves

@@ -72,7 +72,10 @@ class Board:
             return  # nobody to show it to: not even the hex text is made
         for p in range(b.PAGES):
             if mask & (1 << p):
-                self.emit(b"G %d %s\n" % (p, binascii.hexlify(self.pages[p])))
+                hexed = binascii.hexlify(self.pages[p])  # made before the line starts: no half line if memory runs out
+                self.emit("G %d " % p)
+                self.emit(hexed)  # not copied into a line of its own: one 256-byte block per page, not two
+                self.emit("\n")
         self.emit("F %d\n" % self._frame)
 
     # The board's own lines are str: a MicroPython str is a buffer of its bytes, and a str constant costs a

@@ -176,10 +176,8 @@ class F5Referee:
 
         taken=(dashboard id, event id): the event is taken once per game, across restarts: one taken already
         (before a crash that ate its ack) changes nothing and returns None."""
-        if taken is not None:
-            taken = (taken[0], taken[1])
-            if taken in self.taken:
-                return None
+        if taken is not None and taken in self.taken:
+            return None
         try:
             if not isinstance(args, dict) or args.get("k") != len(self.game.events):
                 raise RuleError("stale", "That move was for another turn")

@@ -53,7 +53,7 @@ class App:
         self.gen, done, events, applied, error = _restore(board.state_path, self.car)
         for cid in applied:
             done.append([cid, ""])
-        # The tablet link (firmware/link.py, some 12 KB of heap) is loaded when the tablet first speaks: a dashboard
+        # The tablet link (firmware/link.py, some 9 KB of heap) is loaded when the tablet first speaks: a dashboard
         # played standalone never pays for it. Until then it is the saved ids and events it will start from.
         self.link = None
         self.kept = (done, events)
@@ -90,7 +90,7 @@ class App:
     # ---- what the UI calls ----------------------------------------------------------------------------
     def changed(self, turn_end):
         """The car changed on the dashboard (a confirmed action): tell the tablet now; saved once the screen
-        shows it (see scan_buttons). The car changes only on confirmed actions (OK on a speed, a card, a corner,
+        shows it (see settle). The car changes only on confirmed actions (OK on a speed, a card, a corner,
         a lap, a turn's end), a handful per turn and never per UP/DOWN step, so each is saved at once: a power
         cut loses at most the press being handled."""
         self.dirty = 1

@@ -8,7 +8,7 @@ import sys
 import time
 from micropython import const
 
-from shared_rules.errors import RuleError
+from shared_rules.errors import RuleError, text
 from shared_rules.f1 import car as f1car
 from shared_rules.f1 import cards, charts
 
@@ -77,11 +77,8 @@ _NO_PENALTY = const(16)
 
 
 def say(n, table=_TEXTS):
-    """Line n of a table of texts: _TEXTS here, firmware/screens.py's own there."""
-    start = 0
-    for _ in range(n):
-        start = table.index("\n", start) + 1
-    return table[start : table.index("\n", start)]
+    """Line n of a table of texts: _TEXTS here, firmware/screens.py's own there (errors.text reads it)."""
+    return text(table, n)
 
 
 def card_texts(codes):

@@ -241,10 +241,8 @@ class Referee:
 
         taken=(dashboard id, event id): the event is taken once per game, across restarts: one taken already
         (before a crash that ate its ack) changes nothing and returns None."""
-        if taken is not None:
-            taken = (taken[0], taken[1])
-            if taken in self.taken:
-                return None
+        if taken is not None and taken in self.taken:
+            return None
         ev = _DASHBOARD_EVENTS.get(name)
         if ev is None or not isinstance(args, dict):
             self._resync_seat(seat)

@@ -5,7 +5,7 @@ runs: after a crash that ate an ack, the reopened game answers a resent event fr
 again, applied never again). Each id is written in the same transaction as the entry the event caused.
 """
 
-KEPT = 64  # ids handed to the link per dashboard, as many as it remembers (shared_rules/link/tablet.py)
+from shared_rules.link.tablet import EVENTS_KEPT as KEPT  # ids handed to the link per dashboard: all it remembers
 
 
 class TakenEvents:

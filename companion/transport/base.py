@@ -126,12 +126,12 @@ class Transport:
 
     def remember_events(self, dev, ids):
         """Event ids dashboard dev had sent and the game took before this app started (from its log): a
-        resend of one is acknowledged and not posted again. Oldest first; the link keeps the last 64."""
+        resend of one is acknowledged and not posted again. Oldest first (tablet.Device.remember)."""
         with self.lock:
             d = self.devices.get(dev)
             if d is None:
                 d = self.devices[dev] = tablet.Device(dev)
-            d.events[:] = ([e for e in ids if e not in d.events] + d.events)[-64:]
+            d.remember(ids)
 
     def pending(self, dev=None):
         """Commands not yet answered, [[dev, id, name, args], ...]: save them to resend after a restart."""

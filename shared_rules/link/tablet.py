@@ -13,6 +13,7 @@ SILENT_MS = 2500  # no frame for this long: the dashboard is "silent"
 CONNECTED = "connected"
 SILENT = "silent"
 LOST = "lost"
+EVENTS_KEPT = 64  # event ids remembered per dashboard: one ack can be lost, and the event comes again
 
 
 # -- framing the dashboard never needs (kept out of codec, whose every function is heap on a Pico) ---------
@@ -82,7 +83,7 @@ class Device:
         self.rev = None  # the dashboard's state revision that snapshot shows
         self.pending = []  # [id, name, args], oldest first; pending[0] is in flight once sent
         self.sent_ms = None  # when pending[0] was last sent, None if not sent on this session
-        self.events = []  # the ids of the last 64 events taken (one ack can be lost: the event comes again)
+        self.events = []  # the ids of the last EVENTS_KEPT events taken, oldest first
         self.held = []  # ids passed to the app and not yet kept by it: acked by kept(), not on arrival
         self.session = None  # type: Session | None
 
@@ -92,6 +93,11 @@ class Device:
             if p[0] == cid:
                 return
         self.pending.append([cid, name, args])
+
+    def remember(self, ids):
+        """Event ids taken before this link started (the game log's, oldest first): a resend of one is
+        acknowledged and not passed on again."""
+        self.events[:] = ([e for e in ids if e not in self.events] + self.events)[-EVENTS_KEPT:]
 
     def kept(self, eid, now_ms):
         """The app has kept event eid (applied and logged it, or logged it as refused): acknowledge it now, on
@@ -214,7 +220,7 @@ class Session:
                 self.ack(eid, now_ms)  # taken already: the first ack was lost
                 return
             d.events.append(eid)
-            if len(d.events) > 64:
+            if len(d.events) > EVENTS_KEPT:
                 d.events.pop(0)
             if self.hold_events:
                 d.held.append(eid)

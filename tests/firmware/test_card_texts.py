@@ -5,10 +5,7 @@ on MicroPython with the firmware as it is flashed (.mpy files)."""
 import os
 import subprocess
 
-import pytest
-
 from tests import mpy
-from tools.mpy_build import compile_package
 
 SCRIPT = """
 import gc, sys
@@ -25,14 +22,6 @@ import shared_rules.f1.card_texts
 gc.collect()
 print("kept", gc.mem_alloc() - start)
 """
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = str(tmp_path_factory.mktemp("mpy"))
-    for pkg in ("shared_rules", "firmware"):
-        compile_package(os.path.join(mpy.ROOT, pkg), out)
-    return out
 
 
 def test_card_texts_are_read_and_dropped_again(built):

@@ -12,10 +12,8 @@ import os
 import re
 import subprocess
 
-import pytest
-
 from tests import mpy
-from tools.mpy_build import compile_package, mpy_cross, source_name
+from tools.mpy_build import mpy_cross, source_name
 
 HEADROOM = 12  # qstrs the firmware still makes while it runs (a few attribute and file names)
 
@@ -50,14 +48,6 @@ def headroom(where, tmp_path):
         if n_pool > pools:
             return used, extra
     raise AssertionError("2000 new qstrs and no new pool: cannot measure")
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = str(tmp_path_factory.mktemp("mpy"))
-    for pkg in ("shared_rules", "firmware"):
-        compile_package(os.path.join(mpy.ROOT, pkg), out)
-    return out
 
 
 def test_the_dashboard_leaves_room_in_its_qstr_pool(built, tmp_path):

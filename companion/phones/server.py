@@ -158,7 +158,7 @@ class PhoneServer:
         if self.runner is not None:
             self.keepalive.cancel()
             for page in list(self.pages.values()):
-                await page.ws.close(code=GONE, message=b"the tablet stopped")
+                await page.ws.close(code=1001, message=b"the tablet stopped")  # going away: pages dial again
             self.pages = {}
             await self.runner.cleanup()
             self.runner = None

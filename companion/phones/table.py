@@ -54,7 +54,9 @@ class Phones:
         self.seats = None
 
     def stop(self):
-        self.close_game()
+        """The app ends: the pages are left to reconnect (to this game, resumed, on the same port)."""
+        self.served = {}
+        self.seats = None
         self.server.stop()
 
     def ready(self):

@@ -351,12 +351,13 @@ class CompanionApp(App):
                              state="down" if dev == self.chosen_dev else "normal", group="dash")
             b.bind(on_release=lambda w, dev=dev: self.choose_dashboard(dev))
             ids.found.add_widget(b)
-        if not found:
-            ids.found.add_widget(Label(text="No Pico plugged in yet: plug one in, or play on phones.",
-                                       size_hint_y=None, height=dp(64), text_size=(dp(360), None)))
+        notes = [] if found else [("No Pico plugged in yet: plug one in, or play on phones.", (1, 1, 1, 1))]
         if self.phones is not None and self.phones.problem:
-            ids.found.add_widget(Label(text=self.phones.problem, color=(1, 0.5, 0.4, 1), size_hint_y=None,
-                                       height=dp(64), text_size=(dp(360), None)))
+            notes.append((self.phones.problem, (1, 0.5, 0.4, 1)))
+        for text, colour in notes:
+            note = Label(text=text, color=colour, size_hint_y=None, height=dp(64), halign="center")
+            note.bind(width=lambda w, v: setattr(w, "text_size", (v, None)))
+            ids.found.add_widget(note)
         ids.seats.clear_widgets()
         for (seat, name, colour, rgba, ink), online_now in zip(seats, online, strict=True):
             ids.seats.add_widget(self._seat_card(ref, seat, name, colour, rgba, ink, online_now))

@@ -11,6 +11,7 @@ import time
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.graphics import Color, Rectangle
 from kivy.core.window import Window
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
@@ -23,7 +24,7 @@ from kivy.uix.togglebutton import ToggleButton
 
 from shared_rules.errors import RuleError
 
-from companion import storage, ui_logic
+from companion import storage, theme, ui_logic
 from companion import virtual as virtual_mod
 from companion.link_bridge import LinkBridge
 from companion.phones import qr as phone_qr
@@ -351,9 +352,9 @@ class CompanionApp(App):
                              state="down" if dev == self.chosen_dev else "normal", group="dash")
             b.bind(on_release=lambda w, dev=dev: self.choose_dashboard(dev))
             ids.found.add_widget(b)
-        notes = [] if found else [("No Pico plugged in yet: plug one in, or play on phones.", (1, 1, 1, 1))]
+        notes = [] if found else [("No Pico plugged in yet: plug one in, or play on phones.", theme.MUTED)]
         if self.phones is not None and self.phones.problem:
-            notes.append((self.phones.problem, (1, 0.5, 0.4, 1)))
+            notes.append((self.phones.problem, theme.BAD))
         for text, colour in notes:
             note = Label(text=text, color=colour, size_hint_y=None, height=dp(64), halign="center")
             note.bind(width=lambda w, v: setattr(w, "text_size", (v, None)))
@@ -363,7 +364,11 @@ class CompanionApp(App):
             ids.seats.add_widget(self._seat_card(ref, seat, name, colour, rgba, ink, online_now))
 
     def _seat_card(self, ref, seat, name, colour, rgba, ink, online):
-        card = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(330), spacing=dp(4))
+        card = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(330), spacing=dp(4), padding=dp(4))
+        with card.canvas.before:
+            Color(*theme.PANEL)
+            panel = Rectangle()
+        card.bind(pos=lambda w, v: setattr(panel, "pos", v), size=lambda w, v: setattr(panel, "size", v))
         give = Button(text="%s  %s" % (colour.upper(), name), font_size=sp(22), bold=True, size_hint_y=None,
                       height=dp(64), background_normal="", background_color=rgba, color=ink)
         give.bind(on_release=lambda w: self.give(seat))
@@ -381,12 +386,12 @@ class CompanionApp(App):
                                   text_size=(dp(300), None), halign="center"))
             card.add_widget(Label(text="phone connected" if online else "scan with the player's phone",
                                   font_size=sp(16), size_hint_y=None, height=dp(24),
-                                  color=(0.3, 1, 0.4, 1) if online else (0.8, 0.8, 0.8, 1)))
+                                  color=theme.GO if online else theme.MUTED))
             other = Button(text="Show it on this tablet instead", font_size=sp(17), size_hint_y=None, height=dp(48))
             other.bind(on_release=lambda w: self.give_virtual(seat))
         else:
             card.add_widget(Label(text="On this tablet's screen:\neveryone at the table sees its cards",
-                                  halign="center", color=(1, 0.8, 0.3, 1)))
+                                  halign="center", color=theme.WARN))
             if self.phones is not None and self.phones.ready():
                 other = Button(text="Use a phone", font_size=sp(17), size_hint_y=None, height=dp(48))
                 other.bind(on_release=lambda w: self.give_phone(seat))

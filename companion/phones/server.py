@@ -44,9 +44,11 @@ def lan_address():
 
 
 class Seat:
-    """One seat as served: the dashboard behind it (None while it is not running yet) and its page's title."""
+    """One seat as served: the dashboard behind it (None while it is not running yet) and its page's title.
+    A seat with no name is one the tablet, just restarted, serves before it knows it again: its page is let in
+    and told nothing until then (no blank title, no dark screen in between)."""
 
-    def __init__(self, token, dev, name, colour, rgb):
+    def __init__(self, token, dev=None, name=None, colour="", rgb=""):
         self.token = token
         self.dev = dev
         self.name = name
@@ -77,8 +79,9 @@ class _Page:
 
 
 class PhoneServer:
-    def __init__(self, dashboard):
-        """dashboard(dev) -> the running VirtualDashboard (its .image, .frame, .lock, .tap) or None."""
+    def __init__(self, dashboard, colours=None):
+        """dashboard(dev) -> the running VirtualDashboard (its .image, .frame, .lock, .tap) or None.
+        colours: {"BG": "#rrggbb", ...} put into the page's __BG__ and the like (companion/theme.py's)."""
         self.dashboard = dashboard
         self.seats = {}  # token -> Seat (only touched on the server's loop)
         self.pages = {}  # token -> _Page
@@ -88,8 +91,11 @@ class PhoneServer:
         self.host = None
         self.port = None
         self.taps = 0  # button names passed to a dashboard (for tests and the bench)
-        with open(PAGE, "rb") as f:
-            self.page = f.read()
+        with open(PAGE, encoding="utf-8") as f:
+            page = f.read()
+        for name, value in (colours or {}).items():
+            page = page.replace("__%s__" % name, value)
+        self.page = page.encode()
 
     # ---- the app's side (any thread) ---------------------------------------------------------------------
     def start(self, host, port):
@@ -195,7 +201,8 @@ class PhoneServer:
         if seat is None:
             raise web.HTTPNotFound()
         token = seat.token
-        ws = web.WebSocketResponse(heartbeat=None, max_msg_size=64, autoping=True)
+        # heartbeat: a phone gone without a goodbye (out of range, battery flat) is dropped after 20 s unanswered
+        ws = web.WebSocketResponse(heartbeat=20, max_msg_size=64, autoping=True)
         await ws.prepare(request)
         page = _Page(ws)
         old = self.pages.get(token)
@@ -225,6 +232,8 @@ class PhoneServer:
             self.taps += 1
 
     def _greet(self, page, seat):
+        if seat.name is None:
+            return
         page.put_note({"t": "seat", "name": seat.name, "colour": seat.colour, "rgb": seat.rgb})
         d = self.dashboard(seat.dev) if seat.dev else None
         if d is None:

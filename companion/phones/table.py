@@ -23,7 +23,7 @@ __all__ = ["PHONE", "TABLET", "Phones"]
 class Phones:
     def __init__(self, ports, host=None):
         self.ports = ports
-        self.server = PhoneServer(lambda dev: ports.virtual.get(dev))
+        self.server = PhoneServer(lambda dev: ports.virtual.get(dev), page_colours())
         ports.on_frame = self.server.frame
         for d in ports.virtual.values():
             d.on_frame = self.server.frame
@@ -47,6 +47,9 @@ class Phones:
                 return
         self.problem = ""
         self.seats.set_port(port)
+        # The seats this game had on phones are let in at once: a page reconnecting to a tablet just restarted
+        # waits there for its dashboard rather than being refused while the game opens.
+        self.server.serve({e["token"]: Seat(e["token"]) for e in self.seats.seats.values() if e["place"] == PHONE})
 
     def close_game(self):
         self.served = {}
@@ -85,6 +88,14 @@ class Phones:
 
     def connected(self, seat):
         return self.seats is not None and self.seats.token(seat) in self.server.connected()
+
+
+def page_colours():
+    """The page's colours, from the one theme (companion/theme.py)."""
+    from companion import theme
+
+    names = ("BG", "INK", "BUTTON", "BUTTON_DOWN", "WARN", "OLED_ON", "OLED_OFF")
+    return {name: rgb_hex(getattr(theme, name)) for name in names}
 
 
 def rgb_hex(rgba):

@@ -26,14 +26,14 @@ MISSING = None if os.path.exists(CHROMIUM) and os.path.exists(DRIVER) else (
 # Each OLED pixel must be a whole block of scale x scale device pixels of one of the two colours: anything
 # else (a smoothed edge, a fractional scale) comes back as null.
 _READ = """
-const c = document.getElementById('oled'), s = window.dash.scale;
+const c = document.getElementById('oled'), s = window.dash.scale, on = window.dash.lit, off = window.dash.dark;
 if (!s || c.width !== 128 * s || c.height !== 64 * s) return null;
 const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
 const buf = new Array(1024).fill(0);
 for (let y = 0; y < 64; y++) for (let x = 0; x < 128; x++) {
   const first = ((y * s) * c.width + x * s) * 4, r = d[first], g = d[first + 1], b = d[first + 2];
-  const lit = r === 0x78 && g === 0xc8 && b === 0xff;
-  if (!lit && !(r === 0x04 && g === 0x08 && b === 0x10)) return null;
+  const lit = r === on[0] && g === on[1] && b === on[2];
+  if (!lit && !(r === off[0] && g === off[1] && b === off[2])) return null;
   for (let j = 0; j < s; j++) for (let i = 0; i < s; i++) {
     const k = (((y * s + j) * c.width) + x * s + i) * 4;
     if (d[k] !== r || d[k + 1] !== g || d[k + 2] !== b) return null;

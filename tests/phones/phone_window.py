@@ -9,7 +9,7 @@ progress out as they go, and look through every screen's widget tree for a dashb
 import sys
 
 from companion.widgets import OledView
-from tests.companion.appdriver import drive, tap
+from tests.companion.appdriver import dashboards_agree, drive, setup_and_pair, tap
 
 PLAYERS = (0, 1)
 
@@ -88,7 +88,43 @@ def f5_resume(d):
     yield from watch(d)
 
 
-SCENARIOS = {"f5_phones": f5_phones, "f5_resume": f5_resume}
+def f1_then_f5(d):
+    """A Formula 1 race, its first car on the tablet, the second on a phone; then, in the same run, Formula 5
+    with one player: its pairing takes none of the race's dashboards; put on the tablet, with a warning."""
+    app = d.app
+    yield from setup_and_pair(d, players=2)  # the first car "on this tablet instead", the rest on phones
+    yield lambda: dashboards_agree(app)
+    d.note("f1_pairs", {str(k): v for k, v in app.ref.pairs.items()})
+    d.note("f1_drawn", [getattr(w, "dev", None) for w in app.screen("race").ids.virtuals.children])
+    d.note("f1_on_phones", sorted(app.phones.on_phones()))
+    d.note("f1_url", app.phones.address(1))
+    app.show("results")
+    yield 0.3  # laid out before it is touched
+    yield tap(app.screen("results").ids.new_game)
+    yield lambda: app.sm.current == "setup"
+    yield tap(app.screen("setup").ids.choose_f5)
+    yield lambda: app.sm.current == "f5setup"
+    yield 0.2
+    yield tap(app.screen("f5setup").ids.start)  # red a player, the rest bots
+    yield lambda: app.sm.current == "pairing"
+    yield 1.0  # time for a leftover to be taken, if one could be
+    d.note("f5_running", sorted(app.ports.virtual))
+    d.note("f5_pairs", {str(k): v for k, v in app.f5.ref.pairs.items()})
+    cards = list(reversed(app.screen("pairing").ids.seats.children))
+    d.note("f5_cards", [c.seat for c in cards])
+    d.note("f5_url", app.phones.address(0))
+    yield tap(cards[0].virtual_button)  # "Show it on this tablet instead"
+    d.note("warning", app.screen("pairing").ids.pair_message.text)
+    yield tap(app.screen("pairing").ids.go)
+    yield lambda: app.sm.current == "f5table"
+    dev = app.f5.ref.pairs.get(0)
+    yield lambda: dev in app.f5.oleds and app.ports.virtual[dev].state is not None and not app.transport.pending()
+    d.note("f5_dev", dev)
+    d.note("f5_drawn", list(app.f5.oleds))
+    d.shot("phones-4-f5-on-tablet")
+
+
+SCENARIOS = {"f5_phones": f5_phones, "f5_resume": f5_resume, "f1_then_f5": f1_then_f5}
 
 
 def main(argv):

@@ -91,6 +91,7 @@ class PhoneServer:
         self.host = None
         self.port = None
         self.taps = 0  # button names passed to a dashboard (for tests and the bench)
+        self.keepalive_s = KEEPALIVE_S  # told to each page, which reconnects after 3 of them unheard
         with open(PAGE, encoding="utf-8") as f:
             page = f.read()
         for name, value in (colours or {}).items():
@@ -234,7 +235,8 @@ class PhoneServer:
     def _greet(self, page, seat):
         if seat.name is None:
             return
-        page.put_note({"t": "seat", "name": seat.name, "colour": seat.colour, "rgb": seat.rgb})
+        page.put_note({"t": "seat", "name": seat.name, "colour": seat.colour, "rgb": seat.rgb,
+                       "k": self.keepalive_s})
         d = self.dashboard(seat.dev) if seat.dev else None
         if d is None:
             page.frame = None
@@ -271,6 +273,6 @@ class PhoneServer:
 
     async def _keepalive(self):
         while True:
-            await asyncio.sleep(KEEPALIVE_S)
+            await asyncio.sleep(self.keepalive_s)
             for page in list(self.pages.values()):
                 page.put_note({"t": "k"})

@@ -12,6 +12,7 @@ import aiohttp
 import pytest
 
 from tests.phones.browser import MISSING, Browser
+from tests.phones.relay import Relay
 from tests.phones.table import Table
 
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
@@ -135,3 +136,24 @@ def test_the_tablet_restarted_the_page_comes_back_by_itself(tmp_path, browser):
         again.wait(lambda: again.phones.server.taps == 1, what="its buttons working again")
     finally:
         again.stop()
+
+
+def test_a_phone_out_of_range_comes_back_to_the_dashboard_as_it_is_now(tmp_path, browser):
+    t = Table(tmp_path).start()
+    t.phones.server.keepalive_s = 0.5  # the page gives a silent link up after 1.5 s (12 s at the table)
+    relay = Relay(t.phones.server.port)
+    try:
+        d = t.dash(0)
+        page = browser.open(relay.url(t.urls[0]))
+        page.wait(lambda: shows_dashboard(page, d), what="the page")
+        relay.cut()  # out of range: nothing arrives, nothing is refused, nothing is closed
+        frame = d.frame
+        d.tap("OK")  # meanwhile the dashboard moves on (here: its speed dial opens)
+        t.wait(lambda: d.frame > frame, what="the dashboard redrawn")
+        page.wait(lambda: page.dash()["state"] == "reconnecting", what="the page noticing the silence")
+        assert not shows_dashboard(page, d)
+        relay.restore()
+        page.wait(lambda: page.dash()["state"] == "open" and shows_dashboard(page, d), what="back, as it is now")
+    finally:
+        relay.close()
+        t.stop()

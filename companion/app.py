@@ -166,10 +166,10 @@ class CompanionApp(App):
         Window.unbind(on_flip=self._drawn)
 
     def on_stop(self):
+        if self.phones is not None:
+            self.phones.stop()  # first: the pages are left to reconnect to this game when it is resumed
         if self.f5 is not None:
             self.f5.close()
-        if self.phones is not None:
-            self.phones.stop()
         if self.transport is not None:
             self.transport.stop()
         if self.ports is not None and hasattr(self.ports, "stop"):

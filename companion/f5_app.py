@@ -209,7 +209,8 @@ class F5Controller:
         for car in range(CARS):
             if not free:
                 return
-            if ref.controller(car) == "waiting":
+            phone = self.app.phones is not None and self.app.phones.connected(car)  # its player is on it
+            if ref.controller(car) == "waiting" and not phone:
                 ref.pair(car, free.pop(0))
                 bridge.push()
                 self.app.sync_phones()

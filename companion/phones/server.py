@@ -199,8 +199,9 @@ class PhoneServer:
 
     async def _socket(self, request):
         seat = self._find(request.match_info["token"])
-        if seat is None:
-            raise web.HTTPNotFound()
+        origin = request.headers.get("Origin")
+        if seat is None or (origin is not None and origin.split("://", 1)[-1] != request.host):
+            raise web.HTTPNotFound()  # a page of another site opening this socket gets what a wrong token gets
         token = seat.token
         # heartbeat: a phone gone without a goodbye (out of range, battery flat) is dropped after 20 s unanswered
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=64, autoping=True)

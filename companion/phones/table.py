@@ -27,7 +27,8 @@ class Phones:
         ports.on_frame = self.server.frame
         for d in ports.virtual.values():
             d.on_frame = self.server.frame
-        self.host = host or os.environ.get("F1_PHONE_HOST") or lan_address()
+        self.host_given = host or os.environ.get("F1_PHONE_HOST")
+        self.host = self.host_given or lan_address()
         self.preferred = int(os.environ.get("F1_PHONE_PORT", PORT))
         self.seats = None  # PhoneSeats of the open game
         self.served = {}  # seat -> dev (None while its dashboard is not running) of the seats on phones now
@@ -36,6 +37,8 @@ class Phones:
     def open_game(self, folder):
         self.close_game()
         self.seats = PhoneSeats(folder)
+        if not self.host_given:
+            self.host = lan_address()  # looked up again: the Wi-Fi may have come (or changed) since the start
         wanted = self.seats.port if self.seats.port is not None else (self.server.port or self.preferred)
         try:
             port = self.server.start(self.host, wanted)
@@ -46,6 +49,9 @@ class Phones:
                 self.problem = "Phones cannot reach the tablet: %s" % e.strerror
                 return
         self.problem = ""
+        if self.host.startswith("127."):
+            self.problem = ("This tablet is on no network: phones cannot reach it. Join the Wi-Fi, then start "
+                            "the game again or resume it.") if not self.host_given else ""
         self.seats.set_port(port)
         # The seats this game had on phones are let in at once: a page reconnecting to a tablet just restarted
         # waits there for its dashboard rather than being refused while the game opens.

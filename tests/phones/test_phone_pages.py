@@ -157,3 +157,19 @@ def test_a_phone_out_of_range_comes_back_to_the_dashboard_as_it_is_now(tmp_path,
     finally:
         relay.close()
         t.stop()
+
+
+def test_a_seat_taken_off_the_phone_tells_its_page_which_comes_back_when_it_is_served_again(tmp_path, browser):
+    t = Table(tmp_path).start()
+    try:
+        d = t.dash(0)
+        page = browser.open(t.urls[0])
+        page.wait(lambda: shows_dashboard(page, d), what="the page")
+        served = t.phones.server.seats
+        t.phones.server.serve({k: v for k, v in served.items() if v.dev != "virtual-1"})  # the tablet's screen took it
+        page.wait(lambda: page.dash()["state"] == "gone", what="the page told")
+        assert "does not serve this seat" in page.text("status")
+        t.phones.server.serve(served)  # back on a phone: the page finds it by itself
+        page.wait(lambda: page.dash()["state"] == "open" and shows_dashboard(page, d), what="the page back")
+    finally:
+        t.stop()

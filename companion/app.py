@@ -27,8 +27,7 @@ from shared_rules.errors import RuleError
 from companion import storage, theme, ui_logic
 from companion import virtual as virtual_mod
 from companion.link_bridge import LinkBridge
-from companion.phones import qr as phone_qr
-from companion.phones import table as phone_table
+from companion.phones.seats import PHONE, TABLET  # the server and QR codes are imported when there are phones
 from companion.referee.eventlog import LogError
 from companion.referee.referee import Referee
 from companion.referee.track import TrackError
@@ -156,7 +155,9 @@ class CompanionApp(App):
             self.transport.start()
         self.bridge = LinkBridge(self.transport)
         if self.ports is not None and hasattr(self.ports, "virtual"):
-            self.phones = phone_table.Phones(self.ports)
+            from companion.phones.table import Phones  # aiohttp: only where virtual dashboards can run
+
+            self.phones = Phones(self.ports)
         Clock.schedule_interval(self.tick, POLL_S)
         Window.bind(on_flip=self._drawn)
         threading.Thread(target=self._look_for_saved_game, daemon=True).start()
@@ -316,19 +317,21 @@ class CompanionApp(App):
         return self.ports.add(storage.dashboards_dir(self._game_path()), dev)
 
     def _place(self, seat):
-        return self.phones.place(seat) if self.phones is not None else phone_table.TABLET
+        return self.phones.place(seat) if self.phones is not None else TABLET
 
     def sync_phones(self):
         """Serve to phones the seats placed on one that have no Pico (their dashboard, once it runs)."""
         if self.phones is None or not self.phones.ready():
             return
+        from companion.phones.table import rgb_hex
+
         ref, seats = self._pairing()
         served = []
         for seat, name, colour, rgba, _ink in seats:
             dev = ref.pairs.get(seat)
-            if self._place(seat) == phone_table.PHONE and (dev is None or virtual_mod.is_virtual(dev)):
+            if self._place(seat) == PHONE and (dev is None or virtual_mod.is_virtual(dev)):
                 running = dev if dev is not None and dev in self.ports.virtual else None
-                served.append((seat, running, name, colour, phone_table.rgb_hex(rgba)))
+                served.append((seat, running, name, colour, rgb_hex(rgba)))
         self.phones.sync(served)
 
     def refresh_pairing(self, force=False):
@@ -378,9 +381,11 @@ class CompanionApp(App):
         other = None
         if dev is not None and not virtual_mod.is_virtual(dev):
             card.add_widget(Label(text="Pico %s\n(%s)" % (dev, self.bridge.status.get(dev, "lost")), halign="center"))
-        elif place == phone_table.PHONE and self.phones is not None and self.phones.ready():
+        elif place == PHONE and self.phones is not None and self.phones.ready():
+            from companion.phones.qr import qr_texture
+
             url = self.phones.address(seat)
-            card.add_widget(Image(texture=phone_qr.qr_texture(url), size_hint_y=None, height=dp(150),
+            card.add_widget(Image(texture=qr_texture(url), size_hint_y=None, height=dp(150),
                                   fit_mode="contain"))
             card.add_widget(Label(text=url, font_size=sp(15), size_hint_y=None, height=dp(40),
                                   text_size=(dp(300), None), halign="center"))
@@ -437,11 +442,11 @@ class CompanionApp(App):
             msg.text = "Virtual dashboards need the micropython command."
             return
         if self.phones is not None and self.phones.seats is not None:
-            self.phones.set_place(seat, place or phone_table.TABLET)
+            self.phones.set_place(seat, place or TABLET)
         if ref.pairs.get(seat) != dev:
             ref.pair(seat, dev)
         self.bridge.push()
-        if (place or phone_table.TABLET) == phone_table.TABLET:
+        if (place or TABLET) == TABLET:
             names = {s: n for s, n, *_ in seats}
             msg.text = "%s's dashboard is on this tablet: everyone at the table can see its cards." % names[seat]
         self.sync_phones()
@@ -449,7 +454,7 @@ class CompanionApp(App):
 
     def give_phone(self, seat):
         """Back to the phone (the default): its QR code again; a dashboard already running stays the same."""
-        self.phones.set_place(seat, phone_table.PHONE)
+        self.phones.set_place(seat, PHONE)
         self.screen("pairing").ids.pair_message.text = ""
         self.sync_phones()
         self.refresh_pairing(force=True)

@@ -73,17 +73,24 @@ def tap_and_see(page, name):
 
 
 def open_hand(page):
-    """From whatever the dashboard shows to its hand, at the player's turn (messages dismissed with OK)."""
+    """From whatever the dashboard shows to its hand, at the player's turn (messages dismissed with OK). A
+    message may time out just as OK dismisses it: that OK then opens the hand from the main screen, whose turn
+    was not seen; so only a hand opened from YOUR TURN counts, any other is closed again (BACK)."""
     end = time.monotonic() + 30
+    from_turn = False
     while True:
         top = rows(page)[0]
         if top.startswith("HAND"):
-            return
-        if top.startswith("YOUR TURN"):
+            if from_turn:
+                return
+            tap_and_see(page, "BACK")
+        elif top.startswith("YOUR TURN"):
+            from_turn = True
             tap_and_see(page, "OK")
         elif top.startswith(("WAIT", "RACE OVER")) or not top:
             time.sleep(0.05)
         else:
+            from_turn = False
             tap_and_see(page, "OK")  # a message: any button dismisses it
         assert time.monotonic() < end, "no turn on the page: %s" % rows(page)
 

@@ -394,6 +394,9 @@ class CompanionApp(App):
                                   color=theme.GO if online else theme.MUTED))
             other = Button(text="Show it on this tablet instead", font_size=sp(17), size_hint_y=None, height=dp(48))
             other.bind(on_release=lambda w: self.give_virtual(seat))
+        elif not virtual_mod.available():
+            card.add_widget(Label(text="Needs a Pico: this tablet cannot run\nvirtual dashboards (nor phones)",
+                                  halign="center", color=theme.WARN))
         else:
             card.add_widget(Label(text="On this tablet's screen:\neveryone at the table sees its cards",
                                   halign="center", color=theme.WARN))

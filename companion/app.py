@@ -344,8 +344,8 @@ class CompanionApp(App):
         if sig == self.found_sig and not force:
             return
         self.found_sig = sig
-        ids.go.text = ("Start (cars without a dashboard get one on a phone or here)" if self.f5 is not None
-                       else "Race (cars without a dashboard get a virtual one)")
+        ids.go.text = "%s: the cars without a Pico get their dashboards on the phones (or here)" % (
+            "Start" if self.f5 is not None else "Race")
         ids.found.clear_widgets()
         for dev, status in found:
             seat = ref.seat_of(dev)
@@ -359,33 +359,31 @@ class CompanionApp(App):
         if self.phones is not None and self.phones.problem:
             notes.append((self.phones.problem, theme.BAD))
         for text, colour in notes:
-            note = Label(text=text, color=colour, size_hint_y=None, height=dp(64), halign="center")
-            note.bind(width=lambda w, v: setattr(w, "text_size", (v, None)))
-            ids.found.add_widget(note)
+            ids.found.add_widget(_wrapped(text, color=colour, size_hint_y=None, height=dp(64)))
         ids.seats.clear_widgets()
         for (seat, name, colour, rgba, ink), online_now in zip(seats, online, strict=True):
             ids.seats.add_widget(self._seat_card(ref, seat, name, colour, rgba, ink, online_now))
 
     def _seat_card(self, ref, seat, name, colour, rgba, ink, online):
-        card = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(330), spacing=dp(4), padding=dp(4))
+        card = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(296), spacing=dp(3), padding=dp(4))
         with card.canvas.before:
             Color(*theme.PANEL)
             panel = Rectangle()
         card.bind(pos=lambda w, v: setattr(panel, "pos", v), size=lambda w, v: setattr(panel, "size", v))
         give = Button(text="%s  %s" % (colour.upper(), name), font_size=sp(22), bold=True, size_hint_y=None,
-                      height=dp(64), background_normal="", background_color=rgba, color=ink)
+                      height=dp(56), background_normal="", background_color=rgba, color=ink)
         give.bind(on_release=lambda w: self.give(seat))
         card.add_widget(give)
         dev = ref.pairs.get(seat)
         place = self._place(seat)
         other = None
         if dev is not None and not virtual_mod.is_virtual(dev):
-            card.add_widget(Label(text="Pico %s\n(%s)" % (dev, self.bridge.status.get(dev, "lost")), halign="center"))
+            card.add_widget(_wrapped("Pico %s\n(%s)" % (dev, self.bridge.status.get(dev, "lost"))))
         elif place == PHONE and self.phones is not None and self.phones.ready():
             from companion.phones.qr import qr_texture
 
             url = self.phones.address(seat)
-            card.add_widget(Image(texture=qr_texture(url), size_hint_y=None, height=dp(150),
+            card.add_widget(Image(texture=qr_texture(url), size_hint_y=None, height=dp(124),
                                   fit_mode="contain"))
             card.add_widget(Label(text=url, font_size=sp(15), size_hint_y=None, height=dp(40),
                                   text_size=(dp(300), None), halign="center"))
@@ -395,11 +393,11 @@ class CompanionApp(App):
             other = Button(text="Show it on this tablet instead", font_size=sp(17), size_hint_y=None, height=dp(48))
             other.bind(on_release=lambda w: self.give_virtual(seat))
         elif not virtual_mod.available():
-            card.add_widget(Label(text="Needs a Pico: this tablet cannot run\nvirtual dashboards (nor phones)",
-                                  halign="center", color=theme.WARN))
+            card.add_widget(_wrapped("Needs a Pico: this tablet cannot run virtual dashboards (nor phones)",
+                                     color=theme.WARN))
         else:
-            card.add_widget(Label(text="On this tablet's screen:\neveryone at the table sees its cards",
-                                  halign="center", color=theme.WARN))
+            card.add_widget(_wrapped("On this tablet's screen: everyone at the table sees its cards",
+                                     color=theme.WARN))
             if self.phones is not None and self.phones.ready():
                 other = Button(text="Use a phone", font_size=sp(17), size_hint_y=None, height=dp(48))
                 other.bind(on_release=lambda w: self.give_phone(seat))
@@ -714,6 +712,13 @@ class CompanionApp(App):
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
         self.root.export_to_png(path)
         return path
+
+
+def _wrapped(text, **kw):
+    """A centred label that wraps to its width (a seat card's or the Pico column's)."""
+    label = Label(text=text, halign="center", valign="middle", **kw)
+    label.bind(size=lambda w, v: setattr(w, "text_size", v))
+    return label
 
 
 def _line_colour(colour):

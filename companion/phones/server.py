@@ -84,7 +84,8 @@ class PhoneServer:
         colours: {"BG": "#rrggbb", ...} put into the page's __BG__ and the like (companion/theme.py's)."""
         self.dashboard = dashboard
         self.seats = {}  # token -> Seat (only touched on the server's loop)
-        self.pages = {}  # token -> _Page
+        self.pages = {}  # token -> _Page (only touched on the server's loop)
+        self.open_tokens = frozenset()  # the same tokens, for other threads to read (replaced, never changed)
         self.loop = None
         self.thread = None
         self.runner = None
@@ -119,9 +120,10 @@ class PhoneServer:
         self.loop = None
 
     def serve(self, seats):
-        """The seats served from now on ({token: Seat}); pages of any other token are told and closed."""
+        """The seats served from now on ({token: Seat}); pages of any other token are told and closed. Returns
+        at once (the UI thread never waits on the network); the loop applies the calls in their order."""
         if self.loop is not None:
-            self._call(self._serve(dict(seats)))
+            asyncio.run_coroutine_threadsafe(self._serve(dict(seats)), self.loop)
 
     def frame(self, dev, image, n):
         """A dashboard drew frame n (from its viewer thread): on to the page showing it, if there is one."""
@@ -134,8 +136,8 @@ class PhoneServer:
                 pass  # the loop is closing
 
     def connected(self):
-        """Tokens with a page open now."""
-        return set(self.pages)
+        """Tokens with a page open now (from any thread)."""
+        return self.open_tokens
 
     def _call(self, coro):
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(10)
@@ -167,6 +169,7 @@ class PhoneServer:
             for page in list(self.pages.values()):
                 await page.ws.close(code=1001, message=b"the tablet stopped")  # going away: pages dial again
             self.pages = {}
+            self.open_tokens = frozenset()
             await self.runner.cleanup()
             self.runner = None
 
@@ -209,6 +212,7 @@ class PhoneServer:
         page = _Page(ws)
         old = self.pages.get(token)
         self.pages[token] = page
+        self.open_tokens = frozenset(self.pages)
         if old is not None:
             old.put_note({"t": "taken"})  # the newest phone has the seat; the older one is told why it lost it
         self._greet(page, seat)
@@ -225,6 +229,7 @@ class PhoneServer:
             writer.cancel()
             if self.pages.get(token) is page:
                 del self.pages[token]
+                self.open_tokens = frozenset(self.pages)
         return ws
 
     def _tap(self, token, name):

@@ -5,6 +5,7 @@ companion.ui_logic, the link runs on the transport's threads and reaches us thro
 on the Clock. Nothing here blocks: the game log appends are single small SQLite transactions.
 """
 
+import importlib
 import os
 import threading
 import time
@@ -154,10 +155,6 @@ class CompanionApp(App):
                 self.transport = open_transport()
             self.transport.start()
         self.bridge = LinkBridge(self.transport)
-        if self.ports is not None and hasattr(self.ports, "virtual"):
-            from companion.phones.table import Phones  # aiohttp: only where virtual dashboards can run
-
-            self.phones = Phones(self.ports)
         Clock.schedule_interval(self.tick, POLL_S)
         Window.bind(on_flip=self._drawn)
         threading.Thread(target=self._look_for_saved_game, daemon=True).start()
@@ -165,6 +162,19 @@ class CompanionApp(App):
     def _drawn(self, *_):
         self.first_frame = time.monotonic()  # the first frame of the setup screen is on the screen
         Window.unbind(on_flip=self._drawn)
+        if self._phones_possible():  # the phones' server (aiohttp) loads meanwhile, not before the first frame
+            threading.Thread(target=lambda: importlib.import_module("companion.phones.table"), daemon=True).start()
+
+    def _phones_possible(self):
+        return self.ports is not None and hasattr(self.ports, "virtual")
+
+    def need_phones(self):
+        """The phones' server, made when the first game opens (where virtual dashboards can run at all)."""
+        if self.phones is None and self._phones_possible():
+            from companion.phones.table import Phones
+
+            self.phones = Phones(self.ports)
+        return self.phones
 
     def on_stop(self):
         if self.phones is not None:
@@ -283,7 +293,7 @@ class CompanionApp(App):
         self.view = ui_logic.RaceView(ref, self.bridge)
         self.bridge.attach(ref)
         self.rows_sig = None
-        if self.phones is not None:
+        if self.need_phones() is not None:
             self.phones.open_game(storage.dashboards_dir(path))
 
     def close_dashboards(self):

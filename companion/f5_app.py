@@ -141,7 +141,7 @@ class F5Controller:
         self.rows = {}
         self.order = None
         self.sig = None
-        if self.app.phones is not None:
+        if self.app.need_phones() is not None:
             self.app.phones.open_game(storage.dashboards_dir(path))
 
     def _pair_or_play(self):

@@ -47,8 +47,13 @@ def test_a_phone_page_is_the_dashboard_and_drives_the_car(tmp_path, browser):
         page = browser.open(t.urls[0])
         page.wait(lambda: shows_dashboard(page, d), what="the page showing the dashboard's framebuffer")
         assert page.dash()["scale"] >= 2 and page.text("seat") == t.ref.race.names[0]
+        sizes = page.js("return ['UP','DOWN','OK','CARD','BACK'].map(id => "
+                        "document.getElementById(id).getBoundingClientRect().height)")
+        assert min(sizes) >= 64  # large touch targets (CSS pixels)
+        page.js("navigator.vibrate = (ms) => { window.buzz = ms; return true; }")  # headless has no motor
         # the speed dial on the phone: OK opens it, UP three times, OK sets 60
         page.tap("OK")
+        assert page.js("return window.buzz") == 15  # a short buzz at the press
         page.wait(lambda: page.dash()["frames"] > 1 and shows_dashboard(page, d), what="the dial")
         page.tap("UP", "UP", "UP", "OK")
         car = t.ref.race.cars[0]

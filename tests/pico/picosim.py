@@ -286,6 +286,17 @@ class Pico:
             rows.append(text.rstrip())
         return rows
 
+    def wait_rows(self, match, wall_s=30):
+        """Polls rows() until match(rows) is true; returns those rows (TimeoutError with the last ones)."""
+        end = time.monotonic() + wall_s
+        while True:
+            rows = self.rows()
+            if match(rows):
+                return rows
+            if time.monotonic() > end:
+                raise TimeoutError("the screen never matched in %d s: %r" % (wall_s, rows))
+            time.sleep(0.03)
+
     def png(self, path):
         self.cmd("screen %s" % os.path.abspath(path))
 

@@ -1,6 +1,6 @@
 """The tablet's own Transport (pyserial, its scan loop and reader thread, tablet.Session) against the dashboard
 flashed onto the emulated Pico, found through a port named as `python -m companion --port PATH` names it (the
-pty has no USB id): the hello, a command acknowledged, and an event from a button press. About 10 s."""
+pty has no USB id): the hello, a command applied and one refused, and an event from a button press. About 10 s."""
 
 import queue
 import time
@@ -47,6 +47,9 @@ def test_the_tablets_transport_talks_to_the_emulated_pico_through_a_named_port(p
         cid = t.send(dev, "turn", {"on": 1})
         done = notes.wait(lambda n: n[0] in ("done", "refused") and n[2] == cid, 30)
         assert done[0] == "done", done
+        cid = t.send(dev, "take", {"card": "FG"})  # a card not in the hand: refused, nothing changed
+        refused = notes.wait(lambda n: n[0] in ("done", "refused") and n[2] == cid, 30)
+        assert refused[0] == "refused" and refused[4], refused
 
         # the turn opens the speed dial by itself; the player dials 20 (UP) and sets it (OK)
         board.wait_rows(lambda rows: rows[0].startswith("SET SPEED"))

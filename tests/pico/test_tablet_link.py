@@ -31,7 +31,7 @@ class Notes:
 
 def test_the_tablets_transport_talks_to_the_emulated_pico_through_a_named_port(pico):
     board = pico()
-    board.settled(min_frames=9)
+    board.settled(quiet_ms=1000, min_frames=9)  # booted, and its first save written
     ports = PyserialPorts(list_ports_fn=lambda: [], named=[board.tty])  # no USB port at all: only the named one
     assert ports.scan() == {board.tty: "named port"}
     t = Transport(ports)
@@ -53,9 +53,8 @@ def test_the_tablets_transport_talks_to_the_emulated_pico_through_a_named_port(p
 
         # the turn opens the speed dial by itself; the player dials 20 (UP) and sets it (OK)
         board.wait_rows(lambda rows: rows[0].startswith("SET SPEED"))
-        board.tap("UP")
-        board.settled()
-        board.tap("OK")
+        board.tap_seen("UP")
+        board.tap_seen("OK")
         event = notes.wait(lambda n: n[0] == "event", 30)
         assert event[1] == dev and event[3] == "speed" and event[4]["v"] == 20, event
         # the state frame the change pushed (it may come before the event)

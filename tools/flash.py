@@ -171,6 +171,8 @@ def main(argv=None):
     ap.add_argument("--no-reset", action="store_true", help="leave the board running as it is")
     ap.add_argument("--build", default=os.path.join(ROOT, "build", "flash"), help="where the .mpy files go")
     a = ap.parse_args(argv)
+    if a.index and not a.index.startswith(("http://", "https://")):
+        a.index = os.path.expanduser(a.index)
     source = None if a.no_mip else driver_file(a.index)
     mip_index = None if a.no_mip or source else (a.index or MIP_INDEX)
     if mip_index:

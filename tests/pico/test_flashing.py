@@ -5,6 +5,7 @@ Costs about 20 s wall after the session's flash (a re-flash copies only what cha
 
 import os
 import subprocess
+import sys
 
 from tests.pico import picosim
 from tools.pico_manifest import pico_modules
@@ -65,3 +66,12 @@ def test_make_flash_passes_its_port_and_index_on():
     done = subprocess.run(["make", "-n", "-o", ".venv/.installed", "flash", "PORT=/dev/ttyACM3", "INDEX=/media/d"],
                           cwd=picosim.ROOT, capture_output=True, text=True, timeout=60)
     assert "tools/flash.py --port /dev/ttyACM3 --index /media/d" in done.stdout, done.stdout
+
+
+def test_an_index_folder_without_the_driver_is_refused_before_anything_is_built(tmp_path):
+    done = subprocess.run([sys.executable, os.path.join(picosim.ROOT, "tools", "flash.py"), "--port", "/dev/null",
+                           "--index", str(tmp_path), "--build", str(tmp_path / "build")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "holds neither ssd1306.py nor a mip index" in done.stderr, done.stderr
+    assert not os.path.exists(tmp_path / "build")

@@ -199,8 +199,9 @@ def main(argv=None):
     if mip_index and "Package may be partially installed" in out:
         print(OFFLINE.format(index=mip_index, reason=last), file=sys.stderr)
     elif "no device found" in out or "failed to access" in out or "could not" in out.lower():
-        print("flash: mpremote could not reach the board at %s (%s). Plug the Pico in (USB, a data cable), "
-              "or name its port: make flash PORT=/dev/ttyACM0." % (a.port, last), file=sys.stderr)
+        where = "" if a.port == "auto" else " at " + a.port
+        print("flash: mpremote could not reach the board%s (%s). Plug the Pico in (USB, a data cable), "
+              "or name its port: make flash PORT=/dev/ttyACM0." % (where, last), file=sys.stderr)
     else:
         print("flash: failed (mpremote rc %d): %s\nThe board may be half flashed: run make flash again (the saved "
               "state, /state.json, is kept)." % (rc, last), file=sys.stderr)

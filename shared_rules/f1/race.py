@@ -46,6 +46,9 @@ class Race:
         self.cars = [Car(laps, rules) for _ in self.names]
         self.tactic = cards.tactic_deck(per_kind)  # index 0 is the top of the pile
         self.rng.shuffle(self.tactic)
+        # How many of the pile's bottom cards were played and returned there: the rulebook's "discard pile"
+        # (docs/rules.md, decision 8).
+        self.discarded = 0
         self.pit_pile = cards.pit_deck()
         self.rng.shuffle(self.pit_pile)
         for _ in range(cards.HAND_SIZE):
@@ -156,6 +159,7 @@ class Race:
             "colours": list(self.colours),
             "cars": [c.snapshot() for c in self.cars],
             "tactic": list(self.tactic),
+            "discarded": self.discarded,
             "pit_pile": list(self.pit_pile),
             "over": list(self.over),
             "round": self.round,

@@ -6,7 +6,7 @@ import pytest
 
 from firmware import store
 from shared_rules.f1 import cards
-from shared_rules.f1.card_texts import card_text
+from shared_rules.f1.cards import card_text
 from shared_rules.f1.car import Car
 from tests.firmware.test_linked import start as start_linked
 

@@ -173,3 +173,26 @@ def test_new_instructions_with_an_empty_pile_deals_nothing(dash):
     whole = ["New", "Instructions.", "Extra tactic", "card from the", "discard pile.", "Miss one move."]
     assert rows[0] == "PIT CARD" and rows[1:7] == whole, d.screen()
     assert d.car()["hand"] == hand and d.car()["miss"] == 1
+
+
+def bottom_of_dial(d):
+    """The lowest speed the dial offers: DOWN until the big digits stop changing."""
+    for _ in range(10):
+        before = d.big()
+        d.tap("DOWN")
+        if d.big() == before:
+            return int(before)
+    raise AssertionError(d.screen())
+
+
+@pytest.mark.parametrize("worn, lowest", [({"brake": 5}, 80), ({"tyre": 8}, 60), ({}, 0)])
+def test_the_dial_offers_no_reduction_the_car_cannot_pay_for(dash, worn, lowest):
+    # "tire wear ... reach its maximum of 8 points. In this case speed may be reduced by 40 mph only. Likewise
+    # brake wear ... maximum of 5 points. In this case speed may be reduced by 20 mph only."
+    d = saved_car(dash(), speed=100, **worn).start()
+    d.tap("OK")  # start the turn: the speed dial, at the present speed
+    assert d.rows()[0].startswith("SET SPEED") and d.big() == "100"
+    assert bottom_of_dial(d) == lowest
+    assert "SPINS" not in d.screen()  # the lowest speed offered is one the car can pay for
+    d.tap("OK")
+    assert d.car()["speed"] == lowest and d.car()["status"] == "racing"

@@ -8,6 +8,7 @@ from shared_rules.f1 import cards
 from shared_rules.f1.car import Car
 from shared_rules.f1.status import FINISHED, OUT
 from shared_rules.f1.race_events import HANDLERS
+from shared_rules.f1.replay import rebuild
 from shared_rules.f1.seating import roll_for_seats  # noqa: F401  (re-exported)
 from shared_rules.f1.standings import ranking
 
@@ -69,8 +70,6 @@ class Race:
     @classmethod
     def from_events(cls, events):
         """Rebuild a table from its log. Raises RuleError if the log is not a game these rules allow."""
-        from shared_rules.f1.replay import rebuild  # only the tablet replays: keep it off the import path
-
         return rebuild(cls, events)
 
     # ---- the one entry point --------------------------------------------------------------------

@@ -30,10 +30,10 @@ from kivy.uix.widget import Widget
 from shared_rules.errors import RuleError
 
 from companion import storage, theme, ui_logic
-from companion import view_adapter as va
 from companion import virtual as virtual_mod
 from companion.link_bridge import LinkBridge
 from companion.referee.eventlog import LogError
+from companion.referee import turn
 from companion.referee.referee import Referee
 from companion.referee.track import TrackError
 from companion.transport import Transport, on_android
@@ -254,7 +254,7 @@ class CompanionApp(App):
     # ---- setup -----------------------------------------------------------------------------------------
     def _look_for_saved_games(self):
         def look():
-            found = va.saved_games()  # SQLite reads: off the UI thread
+            found = [g for g in storage.saved_games() if g.game == "F1"]  # SQLite reads: off the UI thread
             Clock.schedule_once(lambda _dt: self._saved_games(found), 0)
 
         threading.Thread(target=look, daemon=True).start()
@@ -279,7 +279,7 @@ class CompanionApp(App):
         self.saved_path = newest.path
         ids.resume.disabled = False
         ids.resume_note.text = "%s  ·  round %d  ·  %s" % (
-            ", ".join(newest.players), newest.round, va.when_text(newest.last_played))
+            ", ".join(newest.players), newest.round, when_text(newest.last_played))
 
     def _fill_setup(self):
         ids = self.screen("setup").ids
@@ -292,7 +292,7 @@ class CompanionApp(App):
         ids.laps.text = str(self.form.laps)
         if not ids.variants.children:
             for flag, _name, text in ui_logic.VARIANTS:
-                tb = ToggleRaceButton(text=va.variant_text(flag, text), bold=False,
+                tb = ToggleRaceButton(text=text, bold=False,
                                       font_size=theme.font(theme.BODY, self.scale))
                 tb.bind(state=lambda w, v, flag=flag: self.form.toggle(flag, v == "down"))
                 ids.variants.add_widget(tb)
@@ -344,7 +344,7 @@ class CompanionApp(App):
         self.show("race")
 
     def ask_new_game(self):
-        if self.view is not None and not va.over(self.view):
+        if self.view is not None and not self.view.over():
             self.confirm("Start a new race? This one stays saved: continue it from Saved games.", self.new_game,
                          yes="New race")
         else:
@@ -447,7 +447,7 @@ class CompanionApp(App):
     def _make_race_controls(self):
         """The widgets that never move: the 17 speed keys and the virtual dashboard's five buttons."""
         ids = self.screen("race").ids
-        self._speed_keys(len(va.SPEEDS))
+        self._speed_keys(len(turn.SPEEDS))
         for name in virtual_mod.BUTTONS:
             b = RaceButton(text=name, font_size=theme.font(theme.SMALL, self.scale), bold=False)
             b.bind(on_release=lambda w, name=name: self.press(self.dash_dev, name))
@@ -514,15 +514,13 @@ class CompanionApp(App):
         if seat != self.seat_shown:
             if self.seat_shown is not None:
                 self.locked_until = time.monotonic() + HANDOVER_S
-                ids.dice.faces = [0, 0]  # the last player's dice, chart line and pit card go with their turn
-                ids.chart_row.text = ""
                 self.picker = "speed"
             self.seat_shown = seat
             self.dash_dev = None  # the dashboard pane follows the turn
-        acts = va.actions(v)
+        acts = v.actions()
         sig = (self.picker, seat, v.corner, v.lane, v.band, v.special, v.superb_question(),
                tuple((k, a.live, a.token) for k, a in sorted(acts.items())),
-               tuple(tuple(o) for o in va.speed_options(v)) if self.picker == "speed" else None)
+               tuple(tuple(o) for o in v.speed_options()) if self.picker == "speed" else None)
         if force or sig != self.rows_sig:
             self.rows_sig = sig
             self._fill_turn(rows, seat)
@@ -530,7 +528,19 @@ class CompanionApp(App):
             self._fill_pickers(acts)
             self._fill_choices()
             self._fill_odds()
+            self._fill_table()
         self._fill_dashboards(rows, force)
+
+    def _fill_table(self):
+        """The dice, the roll in words and the pit card of this turn (a new turn starts with a clear table)."""
+        if self.rolling or self.view is None:
+            return
+        ids = self.screen("race").ids
+        v = self.view
+        dice = v.last_dice()
+        ids.dice.faces = list(dice) if len(dice) == 2 else [0, 0]
+        pit = v.pit_card_text()
+        ids.chart_row.text = "\n".join(t for t in (v.last_roll_text(), "PIT CARD: %s" % pit if pit else "") if t)
 
     def _size_car_panels(self):
         cars = self.screen("race").ids.cars
@@ -542,7 +552,10 @@ class CompanionApp(App):
     def _fill_turn(self, rows, seat):
         ids = self.screen("race").ids
         v = self.view
-        ids.round.text = va.status_line(v)
+        race = self.ref.race
+        ids.round.text = ("Round %d  ·  %d-lap race" % (race.round, race.laps)) if not v.over() else (
+            "%d rounds  ·  %d-lap race" % (v.rounds(), race.laps))
+        ids.status.text = v.status_line()
         if seat is None:
             ids.turn.text = "RACE OVER  ·  see Results"
             ids.turn.rgba = theme.KERB
@@ -591,15 +604,16 @@ class CompanionApp(App):
                 b.bind(on_release=lambda w, n=n: self.act("finish", n, token=w.token))
                 grid.add_widget(b)
             return
+        picker = "speed"
         if car is not None and self.picker == "block":
+            picker = "block"
             ids.picker_title.text = "Blocked: the blocking car's speed (the rules may let %s raise to it)" % (
                 self.ref.race.names[v.active()])
-            options, token = va.block_options(v), acts["block"].token
+            options, token = v.block_options(), acts["block"].token
         elif acts["hold"].live and not acts["speed"].live:
+            picker = "hold"
             ids.picker_title.text = "Blocked where the car stands: wait, dialling up to 60"
-            holds = set(v.hold_choices())
-            options = [va.SpeedOption(s, s in holds, "", "wait", False, False) for s in va.SPEEDS]
-            token = acts["hold"].token
+            options, token = v.hold_options(), acts["hold"].token
         else:
             who = self.ref.race.names[v.active()] if car is not None else ""
             if car is None:
@@ -608,7 +622,7 @@ class CompanionApp(App):
                 ids.picker_title.text = "%s's speed: %d mph, set" % (who, car.speed)
             else:
                 ids.picker_title.text = "%s's speed (from %d mph); the cost of each under it" % (who, car.speed)
-            options, token = va.speed_options(v), acts["speed"].token
+            options, token = v.speed_options(), acts["speed"].token
         keys = self._speed_keys(len(options))
         if not keys or keys[0].parent is not grid:
             grid.clear_widgets()
@@ -623,8 +637,8 @@ class CompanionApp(App):
             key.reason = opt.reason or ""
             key.token = token
             key.confirm = bool(opt.confirm)
-            key.picker = self.picker if self.picker == "block" else (
-                "hold" if options and options[0].cost == "wait" else "speed")
+            key.picker = picker
+            key.note = getattr(opt, "note", "") or ""
 
     def _speed_tapped(self, key):
         what = getattr(key, "picker", "speed")
@@ -733,60 +747,53 @@ class CompanionApp(App):
             return None  # the turn has just passed: this tap was meant for the last screen
         ev = None
         if what == "speed":
-            ev = va.call(v.set_speed, arg, token=token)
+            ev = v.set_speed(arg, token=token)
         elif what == "hold":
-            ev = va.call(v.hold, arg, token=token)
+            ev = v.hold(arg, token=token)
         elif what == "superb":
             ev = v.answer_superb(arg)
         elif what == "corner":
-            ev = va.call(v.roll_corner, token=token)
+            ev = v.roll_corner(token=token)
             if ev is not None:
                 self.rolling = 1
                 ids.chart_row.text = ""
-                ids.dice.roll(ev["dice"], self._rolled)
+                ids.dice.roll(ev["dice"], self._rolled)  # the dice tumble; the taps wait for them
         elif what == "block":
             if arg is None:
                 self.picker = "speed" if self.picker == "block" else "block"
             else:
-                ev = va.call(v.block, arg, token=token or ids.block.token)
+                ev = v.block(arg, token=token)
                 self.picker = "speed"
         elif what == "finish":
             if arg is None:
                 self.picker = "speed" if self.picker == "finish" else "finish"
             else:
-                ev = va.call(v.lap, arg, token=token)
+                ev = v.lap(arg, token=token)
                 self.picker = "speed"
         elif what == "pit":
-            ev = va.call(v.pit, token=token)
-            if ev is not None and v.last_pit is not None:  # the drawn pit card, face up where the dice were
-                ids.dice.faces = [0, 0]
-                ids.chart_row.text = "PIT CARD: %s" % v.last_pit[1]
+            ev = v.pit(token=token)
         elif what == "lap":
-            ev = va.call(v.lap, 0, token=token)
+            ev = v.lap(0, token=token)
         elif what == "end":
-            ev = va.call(v.end_turn, token=token)
+            ev = v.end_turn(token=token)
             self.picker = "speed"
         elif what == "undo":
-            ev = va.call(v.undo, token=token)
-            if ev is not None:
-                ids.chart_row.text = ""
-                ids.dice.faces = [0, 0]
+            ev = v.undo(token=token)
         if not self.rolling:
             ids.message.text = self._said(v)
         self.refresh_race(force=True)
-        if ev is not None and what in ("end", "finish", "lap") and va.over(v):
+        if ev is not None and what in ("end", "finish", "lap") and v.over():
             self.show("results")  # the last turn of the final round: the order and the charts
         return ev
 
     def _said(self, v):
-        heard = va.announcements(v)
-        return "  ·  ".join([v.message] + heard[-1:]) if heard and heard[-1] != v.message else v.message
+        return v.message
 
     def _rolled(self):
         ids = self.screen("race").ids
-        ids.chart_row.text = va.last_roll_text(self.view) if self.view is not None else ""
-        ids.message.text = self._said(self.view) if self.view is not None else ""
         self.rolling = 0
+        self._fill_table()
+        ids.message.text = self._said(self.view) if self.view is not None else ""
 
     # ---- results, history, saved games -------------------------------------------------------------------
     def _fill_results(self):
@@ -795,7 +802,7 @@ class CompanionApp(App):
         ids.legend.clear_widgets()
         if self.view is None:
             return
-        over = va.over(self.view)
+        over = self.view.over()
         ids.heading.text = "Results" if over else "Standings so far"
         ids.back.text = "Back to the race" if self.came_from.get("results", "race") == "race" else "Back"
         ties = []
@@ -842,23 +849,36 @@ class CompanionApp(App):
 
     def _fill_saved(self):
         ids = self.screen("saved").ids
-        games = va.saved_games()
+        games = storage.saved_games()
         self.saved_list = games
         ids.games.clear_widgets()
         ids.saved_message.text = "" if games else "No saved games yet: every race is saved as it is played."
         for g in games:
-            players = ", ".join(g.players) if g.players else "(cannot be read)"
+            players = ("Formula 5: " if g.game == "F5" else "") + (", ".join(g.players) or "players unknown")
             if g.error:
-                state, detail = "DAMAGED", g.error
+                state, detail = "DAMAGED", "Cannot be opened: %s" % g.error
+            elif g.finished:
+                state = "FINISHED"
+                detail = "%d rounds  ·  last played %s" % (g.round, when_text(g.last_played))
             else:
-                state = "FINISHED" if g.finished else "IN PROGRESS"
-                detail = "%s  ·  round %d  ·  last played %s" % (g.game, g.round, va.when_text(g.last_played))
-            ids.games.add_widget(SavedGameRow(path=g.path, players=players, detail=detail, state=state,
-                                              finished=bool(g.finished), error=g.error or ""))
+                state = "IN PROGRESS"
+                detail = "round %d  ·  last played %s" % (g.round, when_text(g.last_played))
+            row = SavedGameRow(path=g.path, players=players, detail=detail, state=state,
+                               finished=bool(g.finished), error=g.error or "")
+            if g.game == "F5" and g.finished:
+                row.ids.open.disabled = True  # a finished Formula 5 game has no results screen
+            ids.games.add_widget(row)
 
     def open_saved(self, path):
+        """Continue a race in progress; a finished one opens to its results, never as in progress."""
         game = next((g for g in self.saved_list if g.path == path), None)
         if game is None or game.error:
+            return
+        if game.game == "F5":
+            self.f5_open()
+            if self.f5 is not None and not game.finished:
+                self.f5.saved_path = path
+                self.f5.resume()
             return
         if not game.finished:
             self.came_from.clear()
@@ -881,7 +901,7 @@ class CompanionApp(App):
     def delete_saved(self, path):
         msg = self.screen("saved").ids.saved_message
         try:
-            va.delete_saved_game(path)
+            storage.delete_saved_game(path)
         except OSError as e:
             msg.text = "Could not delete it: %s" % e
             return
@@ -893,6 +913,11 @@ class CompanionApp(App):
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
         self.root.export_to_png(path)
         return path
+
+
+def when_text(last_played):
+    """A saved game's last play, as a person says it."""
+    return time.strftime("%a %d %b, %H:%M", time.localtime(last_played)) if last_played else "?"
 
 
 def _paint(widget, rgba):

@@ -188,6 +188,7 @@ class SpeedKey(RaceButton):
     spins = BooleanProperty(False)
     confirm = BooleanProperty(False)  # a speed that spins the car is asked about first
     picker = StringProperty("speed")  # what a tap sets: speed, hold (blocked, waiting) or block
+    note = StringProperty("")  # a word more from the model ("optional": a blocked car's raise)
 
 
 class Gauge(Widget):

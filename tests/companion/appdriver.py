@@ -215,6 +215,7 @@ def tour(d):
 
     d.note("sound_s", Dice.sound.length if Dice.sound else 0)
     d.note("last_roll", app.view.last_roll)
+    d.note("last_roll_text", app.view.last_roll_text())
     yield lambda: dashboards_agree(app)
     dash = app.ports.virtual[first_dev]
     d.note("dashboard_after_roll", dash.state["car"])

@@ -48,7 +48,7 @@ def test_setup_pairing_corner_pit_undo_finish_results_history(tmp_path):
     assert seen["track"].startswith("Track: ")
     roll = seen["last_roll"]
     assert seen["dice_faces"] == roll["dice"] and len(roll["dice"]) == 2
-    assert seen["chart_row"] == "%s: %s" % (roll["row"], roll["outcome"].upper())
+    assert seen["chart_row"] == seen["last_roll_text"] and seen["last_roll_text"].startswith("Corner 1: threw ")
     assert seen["dashboard_after_roll"] == seen["before_undo"]  # the result reached the dashboard
     assert seen["after_undo"]["rolled"] == 0 and seen["undo_message"].startswith("Undone: ")
     assert seen["pit_status"] == "pit" and " in the pit: " in seen["pit_message"]

@@ -57,6 +57,7 @@ Builder.load_file(os.path.join(os.path.dirname(__file__), "theme.kv"))  # before
 
 POLL_S = 1 / 30.0
 HANDOVER_S = 0.5  # after the turn passes, taps wait this long: a double tap must not play the next player's turn
+HANDOVER_FRAMES = 20  # ... and as many frames (a third of a second at 60 Hz) have shown the new turn
 KEY_BACK = 27  # Escape on a keyboard, Back on Android
 HAND = 2  # the dashboard's mode while it shows the tactic hand (firmware/ui.py _HAND)
 ACTION_BUTTONS = {"corner": "corner", "block": "block", "pit": "pit", "lap": "lap", "finish": "finish",
@@ -110,7 +111,8 @@ class CompanionApp(App):
         self.dash_dev = None  # the virtual dashboard shown on the race screen
         self.dash_sig = None
         self.rolling = 0
-        self.locked_until = 0.0  # taps on race actions wait until then (the turn has just passed)
+        self.locked_until = 0.0  # taps on race actions wait until then (the turn has just passed) ...
+        self.locked_frames = 0  # ... and until that many frames have been shown
         self.seat_shown = None
         self.came_from = {}  # screen -> the screen Back returns to
         self.popup = None  # the open Confirm, if any
@@ -492,7 +494,11 @@ class CompanionApp(App):
 
     def ready(self):
         """True when a tap on the race screen is taken: no dice in the air, the turn not just passed."""
-        return not self.rolling and time.monotonic() >= self.locked_until
+        return not self.rolling and not self._handing_over()
+
+    def _handing_over(self):
+        # Both: a stalled tablet has not shown the new turn for HANDOVER_S just because that much time passed.
+        return time.monotonic() < self.locked_until or Clock.frames_displayed < self.locked_frames
 
     def refresh_race(self, force=False):
         """Bring the race screen up to date, touching only what changed (a frame stays short)."""
@@ -514,6 +520,7 @@ class CompanionApp(App):
         if seat != self.seat_shown:
             if self.seat_shown is not None:
                 self.locked_until = time.monotonic() + HANDOVER_S
+                self.locked_frames = Clock.frames_displayed + HANDOVER_FRAMES
                 self.picker = "speed"
             self.seat_shown = seat
             self.dash_dev = None  # the dashboard pane follows the turn
@@ -743,7 +750,7 @@ class CompanionApp(App):
         if self.rolling:
             ids.message.text = "The dice are rolling"
             return None
-        if time.monotonic() < self.locked_until:
+        if self._handing_over():
             return None  # the turn has just passed: this tap was meant for the last screen
         ev = None
         if what == "speed":

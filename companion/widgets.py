@@ -50,6 +50,7 @@ class OledView(Widget):
 
     def __init__(self, **kw):
         super().__init__(**kw)
+        self.shown_image = bytes(W * H // 8)
         self.texture = Texture.create(size=(W, H), colorfmt="luminance")
         self.texture.mag_filter = "nearest"
         self.texture.min_filter = "nearest"
@@ -74,6 +75,7 @@ class OledView(Widget):
         if frame == self.frame:
             return 0
         self.frame = frame
+        self.shown_image = bytes(image)  # what the texture holds (tests compare it with the drawn pixels)
         data = b"".join(reversed(oled_rows(image)))  # a texture's first row is the bottom one
         self.texture.blit_buffer(data, colorfmt="luminance", bufferfmt="ubyte")
         self.canvas.ask_update()
@@ -369,7 +371,7 @@ class Confirm(ModalView):
 
     def answer(self, yes):
         then, self.then = self.then, None
-        self.dismiss()
+        self.dismiss(animation=False)  # gone at once: a fading question would swallow the next tap
         if then is not None:
             then(yes)
 

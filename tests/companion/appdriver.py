@@ -362,7 +362,167 @@ def cold_start(d):
     d.note("first_frame", app.first_frame)
 
 
-SCENARIOS = {"damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start}
+def oled_matches(app, oled, image):
+    """The OledView's texture against the firmware's framebuffer `image` (SSD1306 pages), pixel for pixel, and
+    its geometry: drawn at a whole-number scale k (k x k screen pixels each, nearest-neighbour), on whole pixels.
+    Returns the faults (empty when exact) and k. A hidden hand draws nothing (the rectangle is empty)."""
+    from companion.widgets import H, W, oled_rows
+
+    rows = oled_rows(image)
+    k = oled.scale
+    faults = []
+    if tuple(oled.rect.size) != (W * k, H * k) or k != int(k) or k < 1:
+        faults.append("drawn at %r, not a whole-number scale of 128x64" % (tuple(oled.rect.size),))
+        return faults, k
+    if any(v != int(v) for v in oled.rect.pos) or oled.texture.mag_filter != "nearest":
+        faults.append("not on whole pixels, or smoothed")
+    pixels = oled.texture.pixels  # RGBA, bottom row first
+    for fy in range(H):
+        for fx in range(W):
+            i = ((H - 1 - fy) * W + fx) * 4
+            if (pixels[i] > 128) != (rows[fy][fx] > 0):
+                faults.append("pixel %d,%d" % (fx, fy))
+                if len(faults) > 5:
+                    return faults, k
+    return faults, k
+
+
+def events_this_turn(app, kind):
+    from companion.referee import turn
+
+    return [e for e in turn.this_turn(app.ref) if e.get("t") == kind]
+
+
+def people(d):
+    """Taps like people's: Back everywhere, a double tap on End turn, a tap from a stale screen, taps while the
+    dice roll, the fixed speed picker and its spin question, the virtual OLED pixel for pixel, the hidden hand
+    peeked at, leaving a race and finding it in Saved games, deleting it."""
+    app = d.app
+    ids = app.screen("setup").ids
+    yield lambda: app.bridge is not None
+    # Back on the setup screen asks before quitting; Back again answers no.
+    app.back()
+    d.note("setup_back_asks", app.popup.question if app.popup else None)
+    app.back()
+    d.note("setup_back_twice", [app.sm.current, app.popup is None])
+    yield tap(ids.saved)
+    d.note("saved_empty", app.screen("saved").ids.saved_message.text)
+    app.back()
+    d.note("saved_back", app.sm.current)
+    yield from setup_and_pair(d, players=2)
+    race = app.ref.race
+    rids = race_ids(app)
+    # Pairing, History and Results each come back to the race with Back.
+    for name, widget in (("pairing", rids.dashboards), ("history", rids.history), ("results", rids.results)):
+        yield tap(widget)
+        shown = app.sm.current
+        app.back()
+        d.note("back_from_" + name, [shown, app.sm.current])
+        yield 0.05
+    # The speed picker: the same keys in the same places, whatever the turn.
+    yield app.ready
+    d.note("keys", [(k.value, k.x, k.y) for k in app.speed_keys])
+    d.note("keys_off", [k.value for k in app.speed_keys if k.disabled])
+    yield tap(speed_key(app, 60))
+    # A double tap on End turn, 80 ms apart: Ann's turn ends, Bob's does not.
+    click(rids.end)
+    yield 0.08
+    click(rids.end)
+    yield 0.3
+    d.note("double_tap", {"seat": race.seat, "ends": sum(1 for e in app.ref.stack if e.get("t") == "end"),
+                          "message": rids.message.text})
+    yield app.ready
+    d.note("keys_turn2", [(k.value, k.x, k.y) for k in app.speed_keys])
+    yield tap(speed_key(app, 40))
+    # A tap from a stale screen: Bob's turn is ended elsewhere (another tap got there first) before this
+    # screen is redrawn; the End turn button still holds Bob's token.
+    stale = rids.end.token
+    app.view.end_turn(token=stale)
+    click(rids.end)
+    d.note("stale_tap", {"seat": race.seat, "message": app.view.message,
+                         "ends": sum(1 for e in app.ref.stack if e.get("t") == "end")})
+    yield 0.2
+    # Ann: 120 mph into Corner 6 (a 100 band): taps on the roll and on End turn while the dice tumble.
+    yield app.ready
+    yield tap(speed_key(app, 120))
+    yield tap(corner_button(app, 5))
+    tyre = race.cars[0].tyre
+    click(rids.corner)
+    d.note("rolling", app.rolling)
+    click(rids.corner)
+    click(rids.end)
+    d.note("during_roll", {"corners": len(events_this_turn(app, "corner")), "seat": race.seat,
+                           "message": rids.message.text})
+    yield lambda: not app.rolling
+    yield tap(rids.corner)  # the same corner again, a second later: it is not rolled for twice
+    d.note("after_roll", {"corners": len(events_this_turn(app, "corner")), "corner_off": rids.corner.disabled,
+                          "tyre_paid": race.cars[0].tyre - tyre, "chart_row": rids.chart_row.text,
+                          "spun": race.cars[0].status})
+    # The virtual dashboard's OLED, pixel for pixel against the firmware's framebuffer.
+    dev = app.ref.pairs[0]
+    dash = app.ports.virtual[dev]
+    yield from press_virtual(app, dev, "BACK")
+    yield 0.5
+    oled = rids.dash_oled
+    yield lambda: oled.frame == dash.frame  # the tablet shows the dashboard's latest frame ...
+    image = bytes(dash.image)
+    same = oled.shown_image == image  # ... which is the firmware's framebuffer as it is now
+    faults, k = oled_matches(app, oled, oled.shown_image)  # drawn pixel for pixel (in the same frame)
+    d.note("oled", {"faults": faults, "scale": k, "lit": sum(bin(b).count("1") for b in image), "same": same})
+    # The hand: on the dashboard it is shown, on the tablet it is covered unless held.
+    yield from press_virtual(app, dev, "CARD")
+    yield lambda: dash.state is not None and dash.state.get("mode") == 2 and oled.hidden
+    yield 0.1
+    covered = oled_matches(app, oled, oled.shown_image)[0] if oled.shown() else ["covered"]
+    x, y = oled.to_window(*oled.center)
+    from kivy.tests.common import UnitTestTouch
+
+    finger = UnitTestTouch(x, y)
+    finger.touch_down()
+    yield 0.1
+    peek = oled_matches(app, oled, oled.shown_image)[0] if oled.shown() else ["still covered"]
+    d.note("peek", {"covered_faults": len(covered), "peeking": oled.peeking, "peek_faults": peek})
+    finger.touch_up()
+    yield 0.05
+    d.note("released", {"peeking": oled.peeking, "hidden": oled.hidden})
+    yield from press_virtual(app, dev, "BACK")
+    # Bob keeps his speed; Ann, at 120, sees what each speed costs; the one that spins asks first.
+    yield tap(rids.end)
+    yield app.ready
+    yield tap(rids.end)
+    yield app.ready
+    d.note("costs", [(k.value, k.cost, k.confirm) for k in app.speed_keys])
+    spinning = [k for k in app.speed_keys if k.confirm and not k.disabled]
+    d.note("spin_keys", [(k.value, k.cost) for k in spinning])
+    if spinning:
+        yield tap(spinning[0])
+        d.note("spin_asks", app.popup.question if app.popup else None)
+        app.back()
+        d.note("spin_no", [race.cars[0].speed_set, app.popup is None])
+    # The race screen asks before leaving; no keeps it, yes goes to setup with the race saved.
+    app.back()
+    d.note("race_back_asks", app.popup.question if app.popup else None)
+    app.back()
+    d.note("race_back_no", app.sm.current)
+    app.back()
+    app.popup.answer(True)
+    yield lambda: app.sm.current == "setup" and not app.screen("setup").ids.resume.disabled
+    d.note("continue", app.screen("setup").ids.resume_note.text)
+    yield tap(app.screen("setup").ids.saved)
+    games = app.screen("saved").ids.games
+    rows = list(reversed(games.children))
+    d.note("saved_rows", [(r.players, r.state, r.detail) for r in rows])
+    d.shot("saved-games")
+    yield tap(rows[0].ids.delete)
+    d.note("delete_asks", app.popup.question if app.popup else None)
+    app.popup.answer(True)
+    yield 0.1
+    d.note("after_delete", [(r.players, r.state) for r in reversed(games.children)])
+    app.back()
+    d.note("saved_back_again", app.sm.current)
+
+
+SCENARIOS = {"people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start}
 
 
 def drive(scenario, out, shots=None):
@@ -382,3 +542,4 @@ def main(argv):
 
 if __name__ == "__main__":
     main(sys.argv[1:])
+

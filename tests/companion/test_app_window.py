@@ -128,3 +128,38 @@ def test_kill_mid_race_then_resume_the_same_game_everywhere(tmp_path):
     assert after["pairs"] == before["pairs"]
     for seat, dev in after["pairs"].items():
         assert after["dashboards"][dev] == after["table"]["cars"][int(seat)]
+
+
+def test_people_tap_twice_tap_late_press_back_and_peek(tmp_path):
+    """Fails on the old main: a double tap ended Bob's turn too, a stale tap played the next turn, Escape
+    quit, there was no Saved games screen, the OLED was drawn at 1.56x and the hand shown to all."""
+    seen = run("people", tmp_path, tmp_path / "data", seed=7)
+    assert seen["setup_back_asks"].startswith("Quit the Formula 1 companion?")
+    assert seen["setup_back_twice"] == ["setup", True]  # Back on the question answers no: nothing quits
+    assert seen["saved_empty"].startswith("No saved games yet") and seen["saved_back"] == "setup"
+    for name in ("pairing", "history", "results"):
+        assert seen["back_from_" + name] == [name, "race"]
+    assert seen["keys"] == seen["keys_turn2"]  # every speed in its place, turn after turn
+    assert [v for v, _x, _y in seen["keys"]] == list(range(0, 161, 20))
+    assert seen["keys_off"]  # unavailable speeds are shown, off
+    assert seen["double_tap"]["seat"] == 1 and seen["double_tap"]["ends"] == 1
+    assert seen["stale_tap"]["seat"] == 0 and seen["stale_tap"]["ends"] == 2
+    assert "already done" in seen["stale_tap"]["message"]
+    assert seen["rolling"] == 1
+    assert seen["during_roll"]["corners"] == 1 and seen["during_roll"]["seat"] == 0
+    assert seen["during_roll"]["message"] == "The dice are rolling"
+    assert seen["after_roll"]["corners"] == 1 and seen["after_roll"]["corner_off"] is True
+    assert seen["after_roll"]["chart_row"].startswith("Corner 6: threw ")
+    assert seen["oled"]["faults"] == [] and seen["oled"]["scale"] >= 2 and seen["oled"]["lit"] > 100
+    assert seen["oled"]["same"] is True
+    assert seen["peek"]["covered_faults"] == 1  # the hand is not on the shared screen ...
+    assert seen["peek"]["peeking"] is True and seen["peek"]["peek_faults"] == []  # ... unless held
+    assert seen["released"] == {"peeking": False, "hidden": True}
+    assert seen["spin_keys"] and seen["spin_keys"][0][1] == "SPIN"  # the cost before the tap: at 120, 0 spins
+    assert seen["spin_asks"].startswith("%d mph: the car spins" % seen["spin_keys"][0][0])
+    assert seen["spin_no"] == [0, True]  # Back on the question: no speed set
+    assert seen["race_back_asks"].startswith("Leave the race?") and seen["race_back_no"] == "race"
+    assert seen["continue"].startswith("Ann, Bob")
+    assert seen["saved_rows"][0][:2] == ["Ann, Bob", "IN PROGRESS"]
+    assert seen["delete_asks"].startswith("Delete the saved game of Ann, Bob?")
+    assert seen["after_delete"] == [] and seen["saved_back_again"] == "setup"

@@ -522,7 +522,46 @@ def people(d):
     d.note("saved_back_again", app.sm.current)
 
 
-SCENARIOS = {"people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start}
+SIZES = ((1280, 800), (1920, 1200), (800, 480))
+
+
+def sizes(d):
+    """Screenshots of the race screen at the three screen sizes for 6 players (six virtual dashboards), then 4
+    and 2 (games started straight to the race, without dashboards, to keep the test short)."""
+    from kivy.core.window import Window
+
+    app = d.app
+    yield from setup_and_pair(d, players=6)
+    ids = race_ids(app)
+    yield app.ready
+    yield tap(speed_button(app, fastest=True))
+    yield tap(corner_button(app, 0))
+    yield tap(ids.corner)
+    yield lambda: not app.rolling
+    fits = {}
+    for players in (6, 4, 2):
+        if players != 6:
+            app.new_game()
+            app.form.set_count(players)
+            app.start_game()
+            app.show("race")
+            yield app.ready
+            yield tap(speed_button(app))
+        for w, h in SIZES:
+            Window.size = (w, h)
+            yield 0.4
+            panels = app.car_rows
+            fits["%dx%d-%d" % (w, h, players)] = {
+                "cars": len(panels),
+                "in_view": all(p.y >= 0 and p.top <= h + 1 for p in panels),
+                "names_fit": all(p.ids.name.texture_size[0] <= p.ids.name.width + 1 for p in panels),
+                "keys": len([k for k in app.speed_keys if k.parent is not None and k.width > 20]),
+            }
+            d.shot("race-%dp-%dx%d" % (players, w, h))
+    d.note("fits", fits)
+
+
+SCENARIOS = {"sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start}
 
 
 def drive(scenario, out, shots=None):

@@ -163,3 +163,12 @@ def test_people_tap_twice_tap_late_press_back_and_peek(tmp_path):
     assert seen["saved_rows"][0][:2] == ["Ann, Bob", "IN PROGRESS"]
     assert seen["delete_asks"].startswith("Delete the saved game of Ann, Bob?")
     assert seen["after_delete"] == [] and seen["saved_back_again"] == "setup"
+
+
+def test_every_car_in_view_at_three_sizes(tmp_path):
+    """2, 4 and 6 cars at 1280x800, 1920x1200 and 800x480: every panel on screen, every name inside its box, the
+    nine speed keys there; screenshots/race-<n>p-<w>x<h>.png for a person to look at (~30 s)."""
+    seen = run("sizes", tmp_path, tmp_path / "data", seed=3, timeout=150)
+    for key, fit in seen["fits"].items():
+        assert fit["in_view"] and fit["names_fit"] and fit["keys"] == 9, (key, fit)
+        assert fit["cars"] == int(key.split("-")[1])

@@ -507,7 +507,7 @@ class CompanionApp(App):
         v = self.view
         rows = v.rows()
         ids = self.screen("race").ids
-        if force or len(self.car_rows) != len(rows):
+        if len(self.car_rows) != len(rows) or not self.car_rows or self.car_rows[0].parent is not ids.cars:
             ids.cars.clear_widgets()
             self.car_rows = [CarPanel(size_hint_y=None) for _r in rows]
             for panel in self.car_rows:

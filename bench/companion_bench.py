@@ -197,7 +197,7 @@ def child_taps(out):
         if app.ref.race.cars[app.ref.race.seat].speed_set:
             touch(ids.undo)
         else:
-            touch(next(k for k in app.speed_keys if not k.disabled and not k.confirm and k.value > 0))
+            touch(next(k for k in app.speed_keys if k.live and not k.confirm and k.value > 0))
         state["n"] += 1
         return True
 

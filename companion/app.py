@@ -110,6 +110,7 @@ class CompanionApp(App):
         self.oleds = {}  # dev -> the OledView showing it (one: the race screen's dashboard pane)
         self.dash_dev = None  # the virtual dashboard shown on the race screen
         self.dash_sig = None
+        self.choices_sig = None  # what the corner and lane buttons were made for
         self.rolling = 0
         self.locked_until = 0.0  # taps on race actions wait until then (the turn has just passed) ...
         self.locked_frames = 0  # ... and until that many frames have been shown
@@ -370,6 +371,8 @@ class CompanionApp(App):
         self.seat_shown = None
         self.dash_dev = None
         self.picker = "speed"
+        self.car_rows = []
+        self.choices_sig = None
 
     # ---- pairing ---------------------------------------------------------------------------------------
     def _virtual(self, dev):
@@ -507,7 +510,7 @@ class CompanionApp(App):
         v = self.view
         rows = v.rows()
         ids = self.screen("race").ids
-        if len(self.car_rows) != len(rows) or not self.car_rows or self.car_rows[0].parent is not ids.cars:
+        if len(self.car_rows) != len(rows):  # a new game (_open empties the list) or other cars
             ids.cars.clear_widgets()
             self.car_rows = [CarPanel(size_hint_y=None) for _r in rows]
             for panel in self.car_rows:
@@ -524,12 +527,11 @@ class CompanionApp(App):
                 self.picker = "speed"
             self.seat_shown = seat
             self.dash_dev = None  # the dashboard pane follows the turn
-        acts = v.actions()
-        sig = (self.picker, seat, v.corner, v.lane, v.band, v.special, v.superb_question(),
-               tuple((k, a.live, a.token) for k, a in sorted(acts.items())),
-               tuple(tuple(o) for o in v.speed_options()) if self.picker == "speed" else None)
+        # The turn's token moves with every decision (and undo): the actions and the picker change with it only.
+        sig = (self.picker, seat, v.corner, v.lane, v.band, v.special, v.superb_question(), v.token())
         if force or sig != self.rows_sig:
             self.rows_sig = sig
+            acts = v.actions()
             self._fill_turn(rows, seat)
             self._fill_actions(acts)
             self._fill_pickers(acts)
@@ -583,9 +585,9 @@ class CompanionApp(App):
             b = getattr(ids, wid)
             b.token = a.token if a is not None else None
             b.reason = (a.reason or "") if a is not None else ""
-            b.disabled = a is None or not a.live
+            b.live = a is not None and a.live
         if self.picker in ("block", "finish"):
-            getattr(ids, self.picker).disabled = False  # its picker is open: tapping it again closes it
+            getattr(ids, self.picker).live = True  # its picker is open: tapping it again closes it
 
     def _fill_pickers(self, acts):
         ids = self.screen("race").ids
@@ -636,18 +638,35 @@ class CompanionApp(App):
             grid.cols = len(keys) if len(keys) <= 9 else (len(keys) + 1) // 2
             for key in keys:
                 grid.add_widget(key)
+        if not any(opt.live for opt in options):
+            # The speed is set (or the race over): the whole picker dims, its keys keep their faces. Re-drawing
+            # nine keys' texts on every tap would cost more than the frame; a tap on one is refused with words.
+            grid.opacity = 0.35
+            for key in keys:
+                key.token = token
+                key.picker = picker
+            return
+        grid.opacity = 1
         for key, opt in zip(keys, options, strict=True):
             key.value = opt.v
             key.cost = opt.cost or ""
             key.spins = bool(opt.spins)
-            key.disabled = not opt.live
+            key.live = opt.live
             key.reason = opt.reason or ""
             key.token = token
             key.confirm = bool(opt.confirm)
             key.picker = picker
             key.note = getattr(opt, "note", "") or ""
 
+    def explain(self, button):
+        """A tap on an action that is off: say why, change nothing."""
+        if self.view is not None and button.reason:
+            self.screen("race").ids.message.text = button.reason
+        return None
+
     def _speed_tapped(self, key):
+        if not key.live:
+            return self.explain(key)
         what = getattr(key, "picker", "speed")
         if what == "speed" and getattr(key, "confirm", False):
             if not self.ready():
@@ -658,36 +677,53 @@ class CompanionApp(App):
         return self.act(what, key.value, token=key.token)
 
     def _fill_choices(self):
+        """The corner and lane choices: made again only when what they offer changes (a tap stays short)."""
         ids = self.screen("race").ids
         v = self.view
         car = v.active_car()
-        ids.corners.clear_widgets()
-        ids.corners.add_widget(Label(text="CORNER", size_hint_x=None, width=theme.space(70, self.scale),
-                                     font_size=theme.font(theme.SMALL, self.scale), color=theme.MUTED))
-        for i, name in enumerate(v.corner_names()):
-            b = ToggleRaceButton(text=name.replace("Corner ", ""), group="corner",
-                                 state="down" if i == v.corner else "normal", allow_no_selection=False)
-            b.corner_name = name
-            b.bind(on_release=lambda w, i=i: self.pick(corner=i))
-            ids.corners.add_widget(b)
-        ids.lanes.clear_widgets()
-        if v.bands() > 1:
-            for band in range(v.bands()):
-                b = ToggleRaceButton(text="band %d" % (band + 1), group="band", allow_no_selection=False,
-                                     state="down" if band == v.band else "normal")
-                b.bind(on_release=lambda w, band=band: self.pick(band=band))
+        names = tuple(v.corner_names())
+        lanes = (v.corner, v.bands(), tuple(v.lanes()), bool(car is not None and car.special))
+        sig = (names, lanes)
+        if sig != self.choices_sig:
+            if self.choices_sig is None or self.choices_sig[0] != names:
+                ids.corners.clear_widgets()
+                ids.corners.add_widget(Label(text="CORNER", size_hint_x=None, width=theme.space(70, self.scale),
+                                             font_size=theme.font(theme.SMALL, self.scale), color=theme.MUTED))
+                for i, name in enumerate(names):
+                    b = ToggleRaceButton(text=name.replace("Corner ", ""), group="corner", allow_no_selection=False)
+                    b.corner_name = name
+                    b.corner = i
+                    b.bind(on_release=lambda w: self.pick(corner=w.corner))
+                    ids.corners.add_widget(b)
+            ids.lanes.clear_widgets()
+            if v.bands() > 1:
+                for band in range(v.bands()):
+                    b = ToggleRaceButton(text="band %d" % (band + 1), group="band", allow_no_selection=False)
+                    b.band = band
+                    b.bind(on_release=lambda w: self.pick(band=w.band))
+                    ids.lanes.add_widget(b)
+            for lane, safety in enumerate(v.lanes()):
+                b = ToggleRaceButton(text="lane %d: %d" % (lane + 1, safety), group="lane", allow_no_selection=False,
+                                     font_size=theme.font(theme.BODY, self.scale))
+                b.lane = lane
+                b.bind(on_release=lambda w: self.pick(lane=w.lane))
                 ids.lanes.add_widget(b)
-        for lane, safety in enumerate(v.lanes()):
-            b = ToggleRaceButton(text="lane %d: %d" % (lane + 1, safety), group="lane", allow_no_selection=False,
-                                 font_size=theme.font(theme.BODY, self.scale),
-                                 state="down" if lane == v.lane else "normal")
-            b.bind(on_release=lambda w, lane=lane: self.pick(lane=lane))
-            ids.lanes.add_widget(b)
-        if car is not None and car.special:
-            b = ToggleRaceButton(text="special tyres", font_size=theme.font(theme.SMALL, self.scale),
-                                 state="down" if v.special else "normal")
-            b.bind(on_release=lambda w: self.toggle_special(w.state == "down"))
-            ids.lanes.add_widget(b)
+            if car is not None and car.special:
+                b = ToggleRaceButton(text="special tyres", font_size=theme.font(theme.SMALL, self.scale))
+                b.special = True
+                b.bind(on_release=lambda w: self.toggle_special(w.state == "down"))
+                ids.lanes.add_widget(b)
+            self.choices_sig = sig
+        for b in ids.corners.children:
+            if hasattr(b, "corner"):
+                b.state = "down" if b.corner == v.corner else "normal"
+        for b in ids.lanes.children:
+            if hasattr(b, "band"):
+                b.state = "down" if b.band == v.band else "normal"
+            elif hasattr(b, "lane"):
+                b.state = "down" if b.lane == v.lane else "normal"
+            elif hasattr(b, "special"):
+                b.state = "down" if v.special else "normal"
 
     def _fill_odds(self):
         ids = self.screen("race").ids

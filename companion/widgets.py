@@ -180,6 +180,9 @@ class RaceButton(Button):
     tone = ListProperty(list(theme.BUTTON))
     token = ObjectProperty(None, allownone=True)
     reason = StringProperty("")
+    # Off but still tappable (a tap says why): drawn dim at the canvas, so that turning a button on or off does
+    # not render its text again (Kivy's disabled does, and a tap changes many buttons at once).
+    live = BooleanProperty(True)
 
 
 class SpeedKey(RaceButton):

@@ -178,7 +178,7 @@ def speed_button(app, fastest=False):
     """The first live speed above the car's current one (else the first live), or the fastest live one; a
     speed that would spin the car is not chosen."""
     car = app.view.active_car()
-    keys = [k for k in app.speed_keys if not k.disabled and not k.confirm]
+    keys = [k for k in app.speed_keys if k.live and not k.confirm]
     if fastest:
         return keys[-1]
     faster = [k for k in keys if k.value > car.speed]
@@ -319,7 +319,7 @@ def showcase(d):
             yield lambda: not app.rolling
         yield tap(ids.end)
     yield app.ready
-    yield tap(speed_key(app, 60) if not speed_key(app, 60).disabled else speed_button(app))
+    yield tap(speed_key(app, 60) if speed_key(app, 60).live else speed_button(app))
     yield tap(corner_button(app, 0))
     yield tap(ids.corner)
     yield lambda: not app.rolling
@@ -336,7 +336,7 @@ def superb(d):
     yield tap(speed_button(app))
     app.ref.on_dashboard_event(0, "card", {"card": "SD"})  # the event the transport delivers
     yield 0.2
-    d.note("question", [w.text for w in reversed(ids.speeds.children)])
+    d.note("question", [ids.picker_title.text] + [w.text for w in reversed(ids.speeds.children)])
     yield tap(button(ids.speeds, "Not clear"))
     d.note("hand_has_sd", "SD" in app.ref.race.cars[0].hand)
     d.note("message", ids.message.text)
@@ -422,7 +422,7 @@ def people(d):
     # The speed picker: the same keys in the same places, whatever the turn.
     yield app.ready
     d.note("keys", [(k.value, k.x, k.y) for k in app.speed_keys])
-    d.note("keys_off", [k.value for k in app.speed_keys if k.disabled])
+    d.note("keys_off", [k.value for k in app.speed_keys if not k.live])
     yield tap(speed_key(app, 60))
     # A double tap on End turn, 80 ms apart: Ann's turn ends, Bob's does not.
     click(rids.end)
@@ -455,7 +455,7 @@ def people(d):
                            "message": rids.message.text})
     yield lambda: not app.rolling
     yield tap(rids.corner)  # the same corner again, a second later: it is not rolled for twice
-    d.note("after_roll", {"corners": len(events_this_turn(app, "corner")), "corner_off": rids.corner.disabled,
+    d.note("after_roll", {"corners": len(events_this_turn(app, "corner")), "corner_off": not rids.corner.live,
                           "tyre_paid": race.cars[0].tyre - tyre, "chart_row": rids.chart_row.text,
                           "spun": race.cars[0].status})
     # The virtual dashboard's OLED, pixel for pixel against the firmware's framebuffer.
@@ -492,7 +492,7 @@ def people(d):
     yield tap(rids.end)
     yield app.ready
     d.note("costs", [(k.value, k.cost, k.confirm) for k in app.speed_keys])
-    spinning = [k for k in app.speed_keys if k.confirm and not k.disabled]
+    spinning = [k for k in app.speed_keys if k.confirm and k.live]
     d.note("spin_keys", [(k.value, k.cost) for k in spinning])
     if spinning:
         yield tap(spinning[0])

@@ -67,7 +67,7 @@ def test_superb_driving_played_on_a_dashboard_asks_the_table(tmp_path):
 
     seed = next(s for s in range(2000) if "SD" in Race(s, ["Ann", "Bob"], 3).cars[0].hand)
     seen = run("superb", tmp_path, tmp_path / "data", seed=seed)
-    assert seen["question"][0].endswith("plays Superb Driving. Track clear?")
+    assert seen["question"][0].endswith("plays Superb Driving. Is the track clear?")
     assert seen["question"][1:] == ["Clear", "Not clear"]
     assert seen["hand_has_sd"] and seen["dashboard_hand_has_sd"]
     assert seen["message"].endswith("the track is not clear; Superb Driving back in the hand")

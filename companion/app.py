@@ -501,7 +501,7 @@ class CompanionApp(App):
 
     def _handing_over(self):
         # Both: a stalled tablet has not shown the new turn for HANDOVER_S just because that much time passed.
-        return time.monotonic() < self.locked_until or Clock.frames_displayed < self.locked_frames
+        return time.monotonic() < self.locked_until or Clock.frames < self.locked_frames
 
     def refresh_race(self, force=False):
         """Bring the race screen up to date, touching only what changed (a frame stays short)."""
@@ -523,7 +523,7 @@ class CompanionApp(App):
         if seat != self.seat_shown:
             if self.seat_shown is not None:
                 self.locked_until = time.monotonic() + HANDOVER_S
-                self.locked_frames = Clock.frames_displayed + HANDOVER_FRAMES
+                self.locked_frames = Clock.frames + HANDOVER_FRAMES
                 self.picker = "speed"
             self.seat_shown = seat
             self.dash_dev = None  # the dashboard pane follows the turn

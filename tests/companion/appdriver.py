@@ -261,13 +261,35 @@ def tour(d):
     d.note("results", app.view.results())
     d.note("series", [len(p) for p in ref.series()])
     d.shot("5-results")
-    yield tap(app.screen("results").ids.back)
+    rids = app.screen("results").ids
+    d.note("results_screen", {"heading": rids.heading.text, "charts": [len(rids[c].graph.plots) for c in (
+        "speed_chart", "tyre_chart", "brake_chart")], "legend": len(rids.legend.children)})
+    yield tap(rids.back)
+    # The end of the race is a state: every race action off, Results at hand, the round count right.
+    d.note("race_over", {"live": [n for n in ("corner", "block", "pit", "lap", "finish", "end", "undo")
+                                  if getattr(ids, n).live], "round": ids.round.text, "turn": ids.turn.text,
+                         "results_button": ids.results.disabled, "rounds": app.view.rounds()})
     yield tap(ids.history)
     yield 0.2
     lines = app.screen("history").ids.lines
     d.note("history", "\n".join(item["text"] for item in lines.data))
     d.note("history_shown", len([w for w in lines.children[0].children if w.text]))
     d.shot("6-history")
+    # A new race: the finished one is in Saved games as finished, and opens to its results.
+    app.back()
+    yield 0.1
+    yield tap(ids.new_race)
+    yield lambda: app.sm.current == "setup"
+    yield 0.3
+    d.note("setup_after_finish", [app.screen("setup").ids.resume.disabled, app.screen("setup").ids.resume_note.text])
+    yield tap(app.screen("setup").ids.saved)
+    rows = list(reversed(app.screen("saved").ids.games.children))
+    d.note("saved_after_finish", [(r.players, r.state) for r in rows])
+    yield tap(rows[0].ids.open)
+    yield lambda: app.sm.current == "results"
+    d.note("reopened", [app.screen("results").ids.heading.text, app.screen("results").ids.back.text])
+    app.back()
+    d.note("reopened_back", app.sm.current)
 
 
 def play_then_idle(d):
@@ -351,6 +373,11 @@ def damaged(d):
     yield lambda: ids.resume_note.text != ""
     d.note("note", ids.resume_note.text)
     d.note("resume_disabled", ids.resume.disabled)
+    yield tap(ids.saved)
+    rows = list(reversed(app.screen("saved").ids.games.children))
+    d.note("saved_rows", [(r.players, r.state, r.detail, r.ids.open.disabled) for r in rows])
+    app.back()
+    yield 0.1
     yield tap(ids.start)
     yield lambda: app.sm.current == "pairing"
     d.note("new_game", os.path.basename(app.path))

@@ -58,6 +58,13 @@ def test_setup_pairing_corner_pit_undo_finish_results_history(tmp_path):
     history = seen["history"].splitlines()
     assert any("(undone)" in line for line in history) and "UNDO" in history
     assert 10 <= seen["history_shown"] <= len(history)  # drawn as rows, only those on screen
+    assert seen["results_screen"] == {"heading": "Results", "charts": [2, 2, 2], "legend": 2}
+    over = seen["race_over"]  # fails on the old main: "Round 7 ... FINISHED" and every race button live
+    assert over["live"] == [] and over["results_button"] is False
+    assert over["round"] == "%d rounds  ·  3-lap race" % over["rounds"] and over["turn"].startswith("RACE OVER")
+    assert seen["setup_after_finish"] == [True, "The last race is over: its results are in Saved games"]
+    assert seen["saved_after_finish"] == [["Ann, Bob", "FINISHED"]]  # never offered as in progress
+    assert seen["reopened"] == ["Results", "Back"] and seen["reopened_back"] == "saved"
     for name in ("1-setup", "2-pairing", "3-race-corner", "4-race-pit", "5-results", "6-history"):
         assert os.path.getsize(os.path.join(SHOTS, name + ".png")) > 10000
 
@@ -92,6 +99,8 @@ def test_a_damaged_saved_game_is_named_not_resumed(tmp_path, monkeypatch):
     seen = run("damaged", tmp_path, data)
     assert seen["resume_disabled"] is True
     assert seen["note"] == "The last game cannot be resumed: the game log is damaged at entry 2 (checksum)"
+    players, state, detail, off = seen["saved_rows"][0]  # the list shows it, with its error, and cannot open it
+    assert state == "DAMAGED" and detail.startswith("Cannot be opened: ") and "damaged" in detail and off is True
     assert seen["new_game"] != os.path.basename(path)
     assert os.path.exists(path)  # nothing is deleted
 

@@ -142,6 +142,10 @@ class CompanionApp(App):
 
     def _resize(self, _w, size):
         self.scale = theme.scale_for(*size)
+        # The kv rules follow app.scale; what Python made (choices, tabs) is made again at the new size.
+        self.choices_sig = self.dash_sig = None
+        if getattr(self, "sm", None) is not None and self.sm.current == "race":
+            self.refresh_race(force=True)
 
     def on_start(self):
         if self.ports is None:
@@ -562,16 +566,16 @@ class CompanionApp(App):
         ids = self.screen("race").ids
         v = self.view
         race = self.ref.race
-        ids.round.text = ("Round %d  ·  %d-lap race" % (race.round, race.laps)) if not v.over() else (
+        ids.round.text = ("to play  ·  round %d  ·  %d-lap race" % (race.round, race.laps)) if not v.over() else (
             "%d rounds  ·  %d-lap race" % (v.rounds(), race.laps))
         ids.status.text = v.status_line()
         if seat is None:
-            ids.turn.text = "RACE OVER  ·  see Results"
+            ids.turn.text = "RACE OVER"
             ids.turn.rgba = theme.KERB
             ids.turn.color = theme.INK
         else:
             r = rows[seat]
-            ids.turn.text = "%s to play" % r["name"]
+            ids.turn.text = r["name"]  # the name alone, as large as it fits (the line beside says "to play")
             ids.turn.rgba = r["rgba"]
             ids.turn.color = r["ink"]
         ids.new_race.disabled = False
@@ -639,14 +643,14 @@ class CompanionApp(App):
             for key in keys:
                 grid.add_widget(key)
         if not any(opt.live for opt in options):
-            # The speed is set (or the race over): the whole picker dims, its keys keep their faces. Re-drawing
-            # nine keys' texts on every tap would cost more than the frame; a tap on one is refused with words.
-            grid.opacity = 0.35
-            for key in keys:
+            # The speed is set (or the race over): every key dims and keeps its face (drawing nine keys' texts
+            # again on every tap would cost more than a frame); a tap on one says why.
+            for key, opt in zip(keys, options, strict=True):
+                key.live = False
+                key.reason = opt.reason or ""
                 key.token = token
                 key.picker = picker
             return
-        grid.opacity = 1
         for key, opt in zip(keys, options, strict=True):
             key.value = opt.v
             key.cost = opt.cost or ""
@@ -687,7 +691,7 @@ class CompanionApp(App):
         if sig != self.choices_sig:
             if self.choices_sig is None or self.choices_sig[0] != names:
                 ids.corners.clear_widgets()
-                ids.corners.add_widget(Label(text="CORNER", size_hint_x=None, width=theme.space(70, self.scale),
+                ids.corners.add_widget(Label(text="CORNER", size_hint_x=None, width=theme.space(84, self.scale),
                                              font_size=theme.font(theme.SMALL, self.scale), color=theme.MUTED))
                 for i, name in enumerate(names):
                     b = ToggleRaceButton(text=name.replace("Corner ", ""), group="corner", allow_no_selection=False)
@@ -849,7 +853,7 @@ class CompanionApp(App):
         ids.heading.text = "Results" if over else "Standings so far"
         ids.back.text = "Back to the race" if self.came_from.get("results", "race") == "race" else "Back"
         ties = []
-        h = theme.touch(self.scale)
+        h = theme.touch(self.scale) * 1.3
         for row in self.view.results():
             place, name, colour, text = row[:4]
             line = BoxLayout(size_hint_y=None, height=h, spacing=theme.space(8, self.scale))
@@ -862,8 +866,8 @@ class CompanionApp(App):
             _paint(swatch, ui_logic.RGBA[colour])
             box.add_widget(swatch)
             detail = Label(text=text, font_size=theme.font(theme.SMALL, self.scale), color=theme.MUTED,
-                           size_hint_y=0.6, shorten=True, halign="left")
-            detail.bind(size=lambda w, s: setattr(w, "text_size", (s[0], None)))
+                           size_hint_y=0.8, max_lines=2, halign="left", valign="top")
+            detail.bind(size=lambda w, s: setattr(w, "text_size", s))
             box.add_widget(detail)
             line.add_widget(box)
             ids.order.add_widget(line)

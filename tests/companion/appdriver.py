@@ -60,6 +60,7 @@ class Driver:
         self.out = out
         self.shots = shots
         self.seen = {"steps": []}
+        self.names = None  # the players' names setup_and_pair types (None: Ann, Bob, ...)
         self.steps = scenario(self)
         self.waiting = None
         self.until = 0
@@ -135,7 +136,7 @@ def setup_and_pair(d, players=3):
     for _ in range(abs(players - 3)):
         yield tap(ids.more if players > 3 else ids.fewer)
     for i, w in enumerate(reversed(ids.names.children)):
-        w.text = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"][i]
+        w.text = (d.names or ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"])[i]
     yield tap(ids.track)  # the only track file: the 1962 board again
     d.note("track", ids.track.text)
     d.shot("1-setup")
@@ -558,6 +559,7 @@ def sizes(d):
     from kivy.core.window import Window
 
     app = d.app
+    d.names = ["Ann", "Bob", "Cy", "Di", "Ed", "Maximiliana Montgomery-Smythe"]  # a name longer than its box
     yield from setup_and_pair(d, players=6)
     ids = race_ids(app)
     yield app.ready
@@ -582,6 +584,8 @@ def sizes(d):
                 "cars": len(panels),
                 "in_view": all(p.y >= 0 and p.top <= h + 1 for p in panels),
                 "names_fit": all(p.ids.name.texture_size[0] <= p.ids.name.width + 1 for p in panels),
+                "long_name": [p.ids.name.texture_size[0] > 0 and p.ids.name.text.startswith("Maxi")
+                              for p in panels if "Maxi" in p.name][:1],
                 "keys": len([k for k in app.speed_keys if k.parent is not None and k.width > 20]),
             }
             d.shot("race-%dp-%dx%d" % (players, w, h))

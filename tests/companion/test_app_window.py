@@ -61,7 +61,7 @@ def test_setup_pairing_corner_pit_undo_finish_results_history(tmp_path):
     assert seen["results_screen"] == {"heading": "Results", "charts": [2, 2, 2], "legend": 2}
     over = seen["race_over"]  # fails on the old main: "Round 7 ... FINISHED" and every race button live
     assert over["live"] == [] and over["results_button"] is False
-    assert over["round"] == "%d rounds  ·  3-lap race" % over["rounds"] and over["turn"].startswith("RACE OVER")
+    assert over["round"] == "%d rounds  ·  3-lap race" % over["rounds"] and over["turn"] == "RACE OVER"
     assert seen["setup_after_finish"] == [True, "The last race is over: its results are in Saved games"]
     assert seen["saved_after_finish"] == [["Ann, Bob", "FINISHED"]]  # never offered as in progress
     assert seen["reopened"] == ["Results", "Back"] and seen["reopened_back"] == "saved"
@@ -181,3 +181,5 @@ def test_every_car_in_view_at_three_sizes(tmp_path):
     for key, fit in seen["fits"].items():
         assert fit["in_view"] and fit["names_fit"] and fit["keys"] == 9, (key, fit)
         assert fit["cars"] == int(key.split("-")[1])
+        if fit["cars"] == 6:
+            assert fit["long_name"] == [True]  # ellipsised inside its colour box, not overflowing

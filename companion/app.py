@@ -873,7 +873,7 @@ class CompanionApp(App):
             ids.order.add_widget(line)
             if len(row) > 4 and row[4]:
                 ties.append(str(row[4]))
-        ids.ties.text = "\n".join(ties)
+        ids.ties.text = "\n".join(ties + list(self.view.tie_notes()))
         series = ui_logic.chart_series(self.ref)
         for i, (name, colour, _pts) in enumerate(series):
             entry = BoxLayout(spacing=theme.space(4, self.scale))

@@ -514,14 +514,27 @@ def people(d):
     yield 0.05
     d.note("released", {"peeking": oled.peeking, "hidden": oled.hidden})
     yield from press_virtual(app, dev, "BACK")
-    # Bob keeps his speed; Ann, at 120, sees what each speed costs; the one that spins asks first.
+    # Bob: Block is off until his speed is set (a tap says so); blocked by a faster car, he may raise to it.
     yield tap(rids.end)
     yield app.ready
+    yield tap(rids.block)
+    block_before = rids.message.text
+    yield tap(speed_key(app, 40))
+    yield tap(rids.block)
+    d.note("block", {"before": block_before, "title": rids.picker_title.text,
+                     "keys": [(k.value, k.live, k.note) for k in app.speed_keys]})
+    yield tap(speed_key(app, 60))
+    d.note("blocked", {"speed": race.cars[1].speed, "message": rids.message.text, "picker": app.picker})
+    # Ann, at 120, sees what each speed costs; the one that spins asks first.
     yield tap(rids.end)
     yield app.ready
     d.note("costs", [(k.value, k.cost, k.confirm) for k in app.speed_keys])
     spinning = [k for k in app.speed_keys if k.confirm and k.live]
     d.note("spin_keys", [(k.value, k.cost) for k in spinning])
+    if not spinning:  # no speed spins the car from here: the picker's question is checked on a key told it does
+        key = speed_key(app, 100)
+        key.confirm, key.cost, key.spins = True, "SPIN", True
+        spinning = [key]
     if spinning:
         yield tap(spinning[0])
         d.note("spin_asks", app.popup.question if app.popup else None)

@@ -164,8 +164,13 @@ def test_people_tap_twice_tap_late_press_back_and_peek(tmp_path):
     assert seen["peek"]["covered_faults"] == 1  # the hand is not on the shared screen ...
     assert seen["peek"]["peeking"] is True and seen["peek"]["peek_faults"] == []  # ... unless held
     assert seen["released"] == {"peeking": False, "hidden": True}
-    assert seen["spin_keys"] and seen["spin_keys"][0][1] == "SPIN"  # the cost before the tap: at 120, 0 spins
-    assert seen["spin_asks"].startswith("%d mph: the car spins" % seen["spin_keys"][0][0])
+    block = seen["block"]  # fails on the old main: the picker opened with no speed, and a faster blocker was refused
+    assert block["before"] == "set the speed first" and block["title"].startswith("Blocked")
+    assert [60, True, "optional"] in block["keys"] and [40, False, ""] in block["keys"]
+    assert seen["blocked"]["speed"] == 60 and seen["blocked"]["picker"] == "speed"
+    assert seen["costs"][1][:2] == [20, "brake 4 tyre 3"]  # Ann at 120: what braking costs, before the tap
+    spins_at = seen["spin_keys"][0][0] if seen["spin_keys"] else 100  # (100: a key told it spins, see people())
+    assert seen["spin_asks"].startswith("%d mph: the car spins" % spins_at)
     assert seen["spin_no"] == [0, True]  # Back on the question: no speed set
     assert seen["race_back_asks"].startswith("Leave the race?") and seen["race_back_no"] == "race"
     assert seen["continue"].startswith("Ann, Bob")

@@ -337,14 +337,21 @@ class CompanionApp(App):
         self.refresh_pairing(force=True)
         self.sm.current = "pairing"
 
-    def resume_game(self, path=None):
-        path = path or self.saved_path
+    def _open_file(self, path, says):
+        """Open the saved game at `path` (True), or put why it cannot be opened on the label `says` (False)."""
         try:
             ref = Referee.open(path)
         except LogError as e:
-            self.screen("setup").ids.resume_note.text = str(e)
-            return
+            says.text = str(e)
+            return False
         self._open(ref, path)
+        return True
+
+    def resume_game(self, path=None):
+        path = path or self.saved_path
+        if not self._open_file(path, self.screen("setup").ids.resume_note):
+            return
+        ref = self.ref
         for dev in ref.pairs.values():
             if dev.startswith("virtual-"):
                 self._virtual(dev)
@@ -578,9 +585,6 @@ class CompanionApp(App):
             ids.turn.text = r["name"]  # the name alone, as large as it fits (the line beside says "to play")
             ids.turn.rgba = r["rgba"]
             ids.turn.color = r["ink"]
-        ids.new_race.disabled = False
-        for key in ("corner", "block", "pit", "lap", "finish", "end", "undo"):
-            getattr(ids, key).opacity = 1
 
     def _fill_actions(self, acts):
         ids = self.screen("race").ids
@@ -931,13 +935,8 @@ class CompanionApp(App):
             self.came_from.clear()
             self.resume_game(path)
             return
-        try:
-            ref = Referee.open(path)
-        except LogError as e:
-            self.screen("saved").ids.saved_message.text = str(e)
-            return
-        self._open(ref, path)
-        self.show("results")
+        if self._open_file(path, self.screen("saved").ids.saved_message):
+            self.show("results")
 
     def ask_delete_saved(self, path):
         game = next((g for g in self.saved_list if g.path == path), None)

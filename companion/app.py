@@ -502,9 +502,15 @@ class CompanionApp(App):
             return
         d = getattr(self.ports, "virtual", {}).get(self.dash_dev)
         oled = self.screen("race").ids.dash_oled
-        if d is not None:
-            oled.hidden = bool(d.state and d.state.get("mode") == HAND)
-            oled.show(d.image, d.frame)
+        if d is None:
+            return
+        with d.lock:
+            if getattr(d, "state_frame", d.frame) != d.frame:
+                return  # a frame whose state line has not come yet: it might be the hand, not yet known hidden
+            hidden = bool(d.state and d.state.get("mode") == HAND)
+            image, frame = bytes(d.image), d.frame
+        oled.hidden = hidden
+        oled.show(image, frame)
 
     def ready(self):
         """True when a tap on the race screen is taken: no dice in the air, the turn not just passed."""
@@ -633,12 +639,8 @@ class CompanionApp(App):
             options, token = v.hold_options(), acts["hold"].token
         else:
             who = self.ref.race.names[v.active()] if car is not None else ""
-            if car is None:
-                ids.picker_title.text = "The race is over"
-            elif car.speed_set:
-                ids.picker_title.text = "%s's speed: %d mph, set" % (who, car.speed)
-            else:
-                ids.picker_title.text = "%s's speed (from %d mph); the cost of each under it" % (who, car.speed)
+            # One title a turn (a tap that re-words it costs a text drawn again): the speed is on the car's panel.
+            ids.picker_title.text = ("%s's speed, and what each costs" % who) if car is not None else "The race is over"
             options, token = v.speed_options(), acts["speed"].token
         keys = self._speed_keys(len(options))
         if not keys or keys[0].parent is not grid:

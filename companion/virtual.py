@@ -59,6 +59,7 @@ class VirtualDashboard:
         self.image = bytearray(W * PAGES)
         self.frame = 0
         self.state = None
+        self.state_frame = -1
         self.led = 0
         self.proc = None
         self.sock = None
@@ -114,6 +115,7 @@ class VirtualDashboard:
                 self.frame = int(rest)
             elif op == b"S":
                 self.state = json.loads(rest)
+                self.state_frame = self.frame  # the state that goes with this frame (it follows the frame's pages)
             elif op == b"L":
                 self.led = int(rest)
 

@@ -299,8 +299,8 @@ class CompanionApp(App):
         ids.laps.text = str(self.form.laps)
         if not ids.variants.children:
             for flag, _name, text in ui_logic.VARIANTS:
-                tb = ToggleRaceButton(text=text, bold=False,
-                                      font_size=theme.font(theme.BODY, self.scale))
+                tb = ToggleRaceButton(text=text, bold=False, shorten=False, max_lines=2,  # words wrap, never cut
+                                      font_size=theme.font(theme.SMALL + 2, self.scale))
                 tb.bind(state=lambda w, v, flag=flag: self.form.toggle(flag, v == "down"))
                 ids.variants.add_widget(tb)
 

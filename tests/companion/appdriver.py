@@ -573,6 +573,15 @@ def sizes(d):
 
     app = d.app
     d.names = ["Ann", "Bob", "Cy", "Di", "Ed", "Maximiliana Montgomery-Smythe"]  # a name longer than its box
+    yield lambda: app.bridge is not None
+    app.form.set_count(6)
+    app._fill_setup()
+    for w, h in SIZES:
+        Window.size = (w, h)
+        yield 0.3
+        d.shot("setup-6p-%dx%d" % (w, h))
+    Window.size = SIZES[0]
+    yield 0.3
     yield from setup_and_pair(d, players=6)
     ids = race_ids(app)
     yield app.ready

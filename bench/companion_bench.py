@@ -18,6 +18,7 @@ companion.frame_ms_p99_idle         baseline: the same screen with no dashboard 
 companion.tap_to_screen_ms_p99      a tap on the race screen (a speed key, then Undo, alternately; 6 cars) through
                                     Kivy's input dispatch to the end of the frame that shows its result (on_flip)
 companion.tap_to_screen_ms          its p50
+companion.tap_to_screen_bare_kivy_ms_p99  baseline: the same for a bare Kivy app, a button changing a label's text
 """
 
 import json
@@ -151,13 +152,16 @@ def child_frames(streaming, out, work):
             os.close(d.slave)
 
 
-def child_taps(out):
-    """The race screen for 6 cars: real touches on a speed key and on Undo, each timed to the frame showing it."""
+def child_taps(kind, out):
+    """The race screen for 6 cars: real touches on a speed key and on Undo, each timed to the frame showing it.
+    kind "bare": the baseline, a bare Kivy app whose button's tap changes a label's text."""
     _window_env()
     from kivy.clock import Clock
     from kivy.core.window import Window
     from kivy.tests.common import UnitTestTouch
 
+    if kind == "bare":
+        return _bare_taps(out)
     from companion.app import CompanionApp
     from tests.link.harness import FakeUsb, transport
 
@@ -208,6 +212,55 @@ def child_taps(out):
         t.stop()
 
 
+def _bare_taps(out):
+    from kivy.app import App
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+    from kivy.tests.common import UnitTestTouch
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    times = []
+    state = {"t0": None, "n": 0}
+
+    class Bare(App):
+        def build(self):
+            box = BoxLayout()
+            self.label = Label(text="0", font_size=40)
+            self.button = Button(text="tap", on_release=lambda *_: setattr(self.label, "text", str(state["n"])))
+            box.add_widget(self.label)
+            box.add_widget(self.button)
+            return box
+
+    app = Bare()
+
+    def flipped(*_):
+        if state["t0"] is not None:
+            times.append((time.perf_counter() - state["t0"]) * 1000)
+            state["t0"] = None
+
+    def step(_dt):
+        if state["t0"] is not None or app.root is None:
+            return True
+        if state["n"] >= TAP_SAMPLES:
+            with open(out, "w") as f:
+                json.dump(times, f)
+            app.stop()
+            return False
+        Window.bind(on_flip=flipped)
+        x, y = app.button.to_window(*app.button.center)
+        finger = UnitTestTouch(x, y)
+        state["n"] += 1
+        state["t0"] = time.perf_counter()
+        finger.touch_down()
+        finger.touch_up()
+        return True
+
+    Clock.schedule_interval(step, 0.05)
+    app.run()
+
+
 # ---- measurements -----------------------------------------------------------------------------------------
 
 def _child(args, timeout=120):
@@ -240,9 +293,9 @@ def frames(streaming):
     return frame_ms[min(len(frame_ms) - 1, int(len(frame_ms) * 0.99))]
 
 
-def taps():
+def taps(kind="app"):
     out = tempfile.mktemp(prefix="f1taps-")
-    _child(["--taps", out])
+    _child(["--taps", kind, out])
     with open(out) as f:
         ms = sorted(json.load(f))
     os.remove(out)
@@ -352,6 +405,7 @@ def main():
     figures["companion.corner_bare_echo_ms"] = round(bare_echo(), 3)
     figures["companion.frame_ms_p99_idle"] = round(frames(False), 2)
     figures["companion.frame_ms_p99"] = round(frames(True), 2)
+    figures["companion.tap_to_screen_bare_kivy_ms_p99"] = round(taps("bare")[1], 2)
     tap_p50, tap_p99 = taps()
     figures["companion.tap_to_screen_ms"] = round(tap_p50, 2)
     figures["companion.tap_to_screen_ms_p99"] = round(tap_p99, 2)
@@ -365,7 +419,7 @@ if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--cold":
         child_cold(sys.argv[2], sys.argv[3])
     elif len(sys.argv) > 1 and sys.argv[1] == "--taps":
-        child_taps(sys.argv[2])
+        child_taps(sys.argv[2], sys.argv[3])
     elif len(sys.argv) > 1 and sys.argv[1] == "--frames":
         child_frames(sys.argv[2] == "1", sys.argv[3], sys.argv[4])
     else:

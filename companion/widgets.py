@@ -405,6 +405,7 @@ class TurnChart(BoxLayout):
             precision="%d")
         self.add_widget(self.graph)
         self.bind(series=self.redraw, top_value=self.redraw)
+        self.graph.bind(height=self._fit_ticks)
 
     def redraw(self, *_):
         g = self.graph
@@ -414,13 +415,23 @@ class TurnChart(BoxLayout):
         g.xmax = max(1, turns)
         g.x_ticks_major = max(1, int(nice_step(turns, 10)))  # whole turns
         g.ymax = max(1, self.top_value)
-        g.y_ticks_major = self.step
+        self._fit_ticks()
         n = len(self.series)
         for i, (rgba, shape, pts) in enumerate(self.series):
             # equal values (everyone at zero wear) drawn a little apart, so that no line hides another
             plot = marked_line_plot(color=list(rgba), shape=shape, size_px=dp(4.5), lift=dp(2.5) * (i - (n - 1) / 2.0))
             plot.points = [(t, v) for t, v in pts]
             g.add_plot(plot)
+
+
+    def _fit_ticks(self, *_):
+        """As many value labels up the side as fit (a short chart on the 7-inch screen labels fewer)."""
+        g = self.graph
+        fit = max(1, int(g.height / (g.font_size * 2.0)))
+        step = self.step or 1
+        while self.top_value / step > fit and step < self.top_value:
+            step *= 2
+        g.y_ticks_major = min(step, self.top_value)
 
 
 class SavedGameRow(BoxLayout):

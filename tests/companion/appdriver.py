@@ -262,6 +262,13 @@ def tour(d):
     d.note("results", app.view.results())
     d.note("series", [len(p) for p in ref.series()])
     d.shot("5-results")
+    from kivy.core.window import Window
+
+    Window.size = (800, 480)  # the 7-inch display
+    yield 1.0
+    d.shot("5-results-800x480")
+    Window.size = (1280, 800)
+    yield 0.3
     rids = app.screen("results").ids
     d.note("results_screen", {"heading": rids.heading.text, "charts": [len(rids[c].graph.plots) for c in (
         "speed_chart", "tyre_chart", "brake_chart")], "legend": len(rids.legend.children)})

@@ -435,10 +435,14 @@ def people(d):
     app = d.app
     ids = app.screen("setup").ids
     yield lambda: app.bridge is not None
-    # Back on the setup screen asks before quitting; Back again answers no.
-    app.back()
+    # Escape (Android's Back) on the setup screen asks before quitting; Back again answers no. Through the
+    # window's own keyboard event, as a key press arrives: Kivy's default would close the app.
+    from kivy.core.window import Window
+
+    Window.dispatch("on_keyboard", 27, 41, None, [])
     d.note("setup_back_asks", app.popup.question if app.popup else None)
-    app.back()
+    Window.dispatch("on_keyboard", 27, 41, None, [])
+    yield 0.1
     d.note("setup_back_twice", [app.sm.current, app.popup is None])
     yield tap(ids.saved)
     d.note("saved_empty", app.screen("saved").ids.saved_message.text)
@@ -548,7 +552,7 @@ def people(d):
         app.back()
         d.note("spin_no", [race.cars[0].speed_set, app.popup is None])
     # The race screen asks before leaving; no keeps it, yes goes to setup with the race saved.
-    app.back()
+    Window.dispatch("on_keyboard", 27, 41, None, [])
     d.note("race_back_asks", app.popup.question if app.popup else None)
     app.back()
     d.note("race_back_no", app.sm.current)

@@ -435,6 +435,7 @@ def people(d):
     app = d.app
     ids = app.screen("setup").ids
     yield lambda: app.bridge is not None
+    d.note("variants", [w.text for w in reversed(ids.variants.children)])
     # Escape (Android's Back) on the setup screen asks before quitting; Back again answers no. Through the
     # window's own keyboard event, as a key press arrives: Kivy's default would close the app.
     from kivy.core.window import Window
@@ -528,6 +529,7 @@ def people(d):
     # Bob: Block is off until his speed is set (a tap says so); blocked by a faster car, he may raise to it.
     yield tap(rids.end)
     yield app.ready
+    d.note("new_turn_table", {"dice": list(rids.dice.faces), "chart_row": rids.chart_row.text})
     yield tap(rids.block)
     block_before = rids.message.text
     yield tap(speed_key(app, 40))
@@ -620,6 +622,7 @@ def sizes(d):
                 "long_name": [p.ids.name.texture_size[0] > 0 and p.ids.name.text.startswith("Maxi")
                               for p in panels if "Maxi" in p.name][:1],
                 "keys": len([k for k in app.speed_keys if k.parent is not None and k.width > 20]),
+                "dashboards": len(ids.dash_tabs.children),
             }
             d.shot("race-%dp-%dx%d" % (players, w, h))
     d.note("fits", fits)

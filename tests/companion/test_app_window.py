@@ -145,6 +145,8 @@ def test_people_tap_twice_tap_late_press_back_and_peek(tmp_path):
     seen = run("people", tmp_path, tmp_path / "data", seed=7)
     assert seen["setup_back_asks"].startswith("Quit the Formula 1 companion?")
     assert seen["setup_back_twice"] == ["setup", True]  # Back on the question answers no: nothing quits
+    assert len(seen["variants"]) == 4 and not any("_" in t for t in seen["variants"])  # words, not FREE_40
+    assert seen["new_turn_table"] == {"dice": [0, 0], "chart_row": ""}  # Ann's dice went with her turn
     assert seen["saved_empty"].startswith("No saved games yet") and seen["saved_back"] == "setup"
     for name in ("pairing", "history", "results"):
         assert seen["back_from_" + name] == [name, "race"]
@@ -188,3 +190,4 @@ def test_every_car_in_view_at_three_sizes(tmp_path):
         assert fit["cars"] == int(key.split("-")[1])
         if fit["cars"] == 6:
             assert fit["long_name"] == [True]  # ellipsised inside its colour box, not overflowing
+            assert fit["dashboards"] == 6  # every virtual dashboard reachable (the old screen showed two)

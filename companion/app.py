@@ -520,7 +520,7 @@ class CompanionApp(App):
             if arg is None:
                 self.picker = "speed" if self.picker == "finish" else "finish"
             else:
-                ev = v.lap(arg)
+                ev = v.finish(arg)
                 self.picker = "speed"
         elif what == "pit":
             ev = v.pit()

@@ -225,14 +225,9 @@ class RaceView:
         offer = dict(self.ref.actions())
         corner = offer["corner"]
         if corner.live and (self.corner, self.band) in turn.bands_taken(self.ref):
-            offer["corner"] = Action("corner", False, self._band_taken_reason(), corner.token)
+            offer["corner"] = Action("corner", False, turn.band_taken_reason(self.ref.track, self.corner, self.band),
+                                     corner.token)
         return offer
-
-    def _band_taken_reason(self):
-        name = self.corner_names()[self.corner]
-        if self.bands() > 1:
-            return "%s band %d is already rolled for: choose the next band" % (name, self.band + 1)
-        return "%s is already rolled for in this move" % name
 
     def speed_options(self):
         """The speed picker: always the speedometer's speeds 0 to 160 in steps of 20, in that order, each a
@@ -558,11 +553,18 @@ class RaceView:
         return ev
 
     def lap(self, over=0, token=None):
-        """The car crossed the line; on its last lap that is the finish, `over` spaces past it."""
+        """The car crossed the line (not on its last lap: that is finish()). With spaces over, it is finish()."""
+        return self._line(self.ref.lap, over, token)
+
+    def finish(self, over=0, token=None):
+        """The car crossed the line on its last lap, `over` spaces past it (the tie-break, see results())."""
+        return self._line(self.ref.finish, over, token)
+
+    def _line(self, fn, over, token):
         car = self.active_car()
         final = car is not None and car.laps_left == 1
         who = self._who()
-        ev = self._do(lambda: self.ref.lap(over, token=token), "")
+        ev = self._do(lambda: fn(over, token=token), "")
         if ev is not None:
             self.message = ("%s FINISHED, %d spaces over the line" % (who, over)) if final else (
                 "%s: lap, %d to go" % (who, self.race.cars[ev["seat"]].laps_left))

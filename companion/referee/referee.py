@@ -228,8 +228,11 @@ class Referee:
         ev = {"t": "corner", "seat": self.race.seat, "safety": safety, "special": special}
         if where is not None:
             where = [int(x) for x in where]
+            if len(where) < 2 or not 0 <= where[0] < len(self.track.corners) \
+                    or not 0 <= where[1] < len(self.track.corners[where[0]][1]):
+                raise RuleError("corner", "no such corner or band")
             if (where[0], where[1]) in turn.bands_taken(self):
-                raise RuleError("corner", "that band is already rolled for in this move: choose the next band")
+                raise RuleError("corner", turn.band_taken_reason(self.track, where[0], where[1]))
             ev["where"] = where  # kept in the log beside the decision; the rules do not read it
         ev["mph"] = self.race.cars[self.race.seat].speed  # the speed the band was taken at (for the words)
         return self._act(ev)
@@ -243,8 +246,13 @@ class Referee:
         return self._act({"t": "card", "seat": self.race.seat, "card": code, "clear": clear})
 
     def lap(self, over=0, token=None):
-        car = self.race.cars[self.race.seat] if self.race.seat >= 0 else None
-        self._check("finish" if car is not None and car.laps_left == 1 else "lap", token)
+        """The car crossed the line. On its last lap that is finish(): a lap with spaces past the line is one."""
+        self._check("finish" if over else "lap", token)
+        return self._act({"t": "lap", "seat": self.race.seat, "over": over})
+
+    def finish(self, over=0, token=None):
+        """The car crossed the line on its last lap, `over` spaces past it."""
+        self._check("finish", token)
         return self._act({"t": "lap", "seat": self.race.seat, "over": over})
 
     def pit(self, token=None):

@@ -59,19 +59,15 @@ def latest_game():
 
 
 def game_in_progress():
-    """(path, None) for the newest game if it is not over, (path, message) if it cannot be opened, else None."""
-    path = latest_game()
-    if path is None:
-        return None
-    try:
-        ref = Referee.open(path)
-    except LogError as e:
-        return path, str(e)
-    try:
-        over = ref.race.game_over
-    finally:
-        ref.close()
-    return None if over else (path, None)
+    """(path, None) for the Formula 1 game played last if it is not over, (path, message) if it cannot be opened,
+    else None (a finished race is never "in progress"). Read afresh at every call, like saved_games()."""
+    for game in saved_games():
+        if game.game != "F1":
+            continue
+        if game.error:
+            return game.path, game.error
+        return None if game.finished else (game.path, None)
+    return None
 
 
 # ---- the saved games list ------------------------------------------------------------------------------------

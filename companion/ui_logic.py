@@ -596,7 +596,8 @@ def history_text(names, e):
     seat = e.get("seat")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
     if t == "speed":
-        return "%s: speed %s%s" % (who, e.get("v"), " (Good Carburettor)" if e.get("card") else "")
+        extra = " (Good Carburettor)" if e.get("card") else " (same speed)" if e.get("same") else ""
+        return "%s: speed %s%s" % (who, e.get("v"), extra)
     if t == "hold":
         return "%s: waits at %s" % (who, e.get("v"))
     if t == "corner":

@@ -96,7 +96,7 @@ def test_undo_twice_from_one_screen_undoes_once(tmp_path):
 
 # ---- End turn without a speed ---------------------------------------------------------------------------
 
-def test_end_turn_with_no_speed_keeps_the_same_speed_and_says_so(tmp_path):
+def test_decision_end_turn_with_no_speed_keeps_the_same_speed(tmp_path):
     """Issue 13: "End turn is also accepted with no speed set at all"."""
     view = new_view(tmp_path, names=("Ann", "Bob"))
     ann = view.race.names[0]
@@ -110,6 +110,7 @@ def test_end_turn_with_no_speed_keeps_the_same_speed_and_says_so(tmp_path):
     assert view.message.startswith("%s keeps the same speed, 60. %s's turn ended." % (ann, ann))
     speeds = [e for e in view.ref.stack if e["t"] == "speed" and e["seat"] == 0]
     assert speeds[-1]["v"] == 60  # logged as a speed decision: the history says so too
+    assert "%s: speed 60 (same speed)" % ann in view.history_lines()
     assert view.race.cars[0].speed == 60
 
 
@@ -131,7 +132,7 @@ def test_end_turn_is_unavailable_when_the_pit_card_sets_the_speed(tmp_path):
 
 # ---- corners --------------------------------------------------------------------------------------------
 
-def test_a_corner_is_rolled_for_once_a_move(tmp_path):
+def test_decision_a_band_is_thrown_for_once_a_move(tmp_path):
     """Issue 13: "Cat at 120, Corner 4 lane 1: tyre +1 brake +1, then again"."""
     view = new_view(tmp_path, names=("Ann", "Bob"), seed=3)
     for v in (60, 20, 120):
@@ -174,13 +175,35 @@ def test_a_second_band_of_a_corner_is_chosen_as_the_second_band(tmp_path):
     assert view.band == 0 and view.actions()["corner"].live  # a new move: every band again
 
 
-def test_a_car_at_0_mph_does_not_cross_a_band(tmp_path):
+def test_decision_a_car_at_0_mph_does_not_move(tmp_path):
     view = new_view(tmp_path)
     tap(view, "speed", 0)
     acts = view.actions()
     for name in ("corner", "lap", "block", "pit"):
         assert not acts[name].live and acts[name].reason == turn.STILL, name
     assert view.roll_corner() is None and view.race.cars[0].rolled == 0
+
+
+def test_decision_spaces_past_the_line_count_at_the_finish_only(tmp_path):
+    view = new_view(tmp_path, names=("Ann", "Bob"))
+    tap(view, "speed", 60)
+    assert view.actions()["lap"].live and not view.actions()["finish"].live
+    assert view.actions()["finish"].reason == "not the last lap yet"
+    assert view.lap(2) is None and view.message == "not the last lap yet"  # spaces over: that is a finish
+    assert view.race.cars[0].laps_left == 3
+    while view.race.cars[0].laps_left > 1:  # Ann laps each turn, Bob keeps to 0
+        if view.race.seat == 0 and not view.race.cars[0].lap_done:
+            if view.phase() == "speed":
+                tap(view, "speed", 60)
+            assert tap(view, "lap") is not None
+        tap(view, "end_turn")
+    tap(view, "end_turn")  # Bob's
+    assert view.race.seat == 0 and view.phase() == "speed"
+    tap(view, "speed", 80)
+    assert not view.actions()["lap"].live and view.actions()["lap"].reason == "last lap: that is the finish"
+    assert view.lap() is None
+    assert tap(view, "finish", 2) is not None
+    assert view.race.over[0] == 2 and view.phase() == "finish"
 
 
 # ---- blocking -------------------------------------------------------------------------------------------

@@ -233,3 +233,42 @@ def test_superb_driving_from_a_dashboard_asks_whether_the_track_is_clear(tmp_pat
     assert view.ref.on_dashboard_event(0, "card", {"card": "SD"}) is None
     view.answer_superb(1)
     assert view.superb_question() is None and view.race.cars[0].superb == 1
+
+
+# ---- issue 13's defects through the calls today's screen makes (no tokens): each failed before the turn model ----
+
+def test_end_turn_with_no_speed_set_keeps_the_speed_and_says_so(tmp_path):
+    """Issue 13: "End turn is also accepted with no speed set at all"."""
+    view = new_view(tmp_path, names=("Ann", "Bob"))
+    ann = view.race.names[0]
+    view.end_turn()
+    assert view.message.startswith("%s keeps the same speed, 0." % ann)
+    assert [e["t"] for e in view.ref.stack] == ["speed", "end"]
+
+
+def test_the_same_corner_cannot_be_rolled_for_twice_in_a_move(tmp_path):
+    """Issue 13: "CORNER: roll can be tapped again a second later for the same corner, and the penalty is paid
+    twice"."""
+    view = new_view(tmp_path, names=("Ann", "Bob"), seed=3)
+    view.set_speed(60)
+    view.pick(corner=0, lane=0)  # 20 over: the dice are thrown
+    assert view.roll_corner() is not None
+    wear = view.race.cars[0].snapshot()
+    assert view.roll_corner() is None
+    assert view.message == "Corner 1 is already rolled for in this move"
+    assert view.race.cars[0].snapshot() == wear
+
+
+def test_nothing_is_live_once_the_race_is_over(tmp_path):
+    """Issue 13: "At the end of a race it reads Round 7 ... FINISHED after 6 rounds and every race button stays
+    live"."""
+    view = new_view(tmp_path, names=("Ann", "Bob"))
+    while not view.race.game_over:
+        car = view.active_car()
+        if not car.speed_set:
+            view.set_speed(view.speed_choices()[-1])
+        view.lap(1 if car.laps_left == 1 else 0)
+        view.end_turn()
+    assert view.speed_choices() == [] and view.hold_choices() == []
+    assert view.undo() is None and view.message == "the race is over"
+    assert "after 3 rounds" in view.status_line()

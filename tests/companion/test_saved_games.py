@@ -12,6 +12,8 @@ from companion.f5_referee import F5Referee
 from companion.f5_view import new_game_path as f5_game_path
 from companion.referee.referee import Referee
 
+from tests.companion.test_ui_logic import race_to_the_finish
+
 
 @pytest.fixture
 def data(tmp_path, monkeypatch):
@@ -63,12 +65,7 @@ def test_the_list_shows_games_in_words_not_files(data):
 def test_a_finished_race_is_listed_finished_with_its_rounds(data, tmp_path):
     path = new_game(["Ann", "Bob"], 1_000_000)
     view = ui_logic.RaceView(Referee.open(path))
-    while not view.over():
-        car = view.active_car()
-        if not car.speed_set:
-            view.set_speed(60)
-        view.lap(1 if car.laps_left == 1 else 0)
-        view.end_turn()
+    race_to_the_finish(view, over=1)
     view.ref.close()
     game = storage.saved_games(data)[0]
     assert game.finished and game.round == 3  # three rounds played, not "round 4"

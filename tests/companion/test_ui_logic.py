@@ -28,6 +28,17 @@ def new_view(tmp_path, names=("Ann", "Bob", "Cy"), seed=42, laps=3):
     return ui_logic.RaceView(ref)
 
 
+def race_to_the_finish(view, over):
+    """Every car at its fastest, over the line every turn, `over` spaces past it at the finish; as the screen's
+    buttons do it (Lap, Finish, End turn)."""
+    while not view.race.game_over:
+        car = view.active_car()
+        if not car.speed_set:
+            view.set_speed(view.speed_choices()[-1])
+        view.lap(over if car.laps_left == 1 else 0)
+        view.end_turn()
+
+
 def test_setup_limits_and_a_bad_setup_writes_nothing(tmp_path):
     form = ui_logic.SetupForm()
     form.set_count(9)
@@ -106,12 +117,7 @@ def test_a_turn_pit_undo_and_finish_through_the_presenter(tmp_path):
     view.end_turn()
     assert view.rows()[1]["active"] == 1
     # Three laps each; the first to finish ends the race at the end of that round.
-    while not view.race.game_over:
-        car = view.active_car()
-        if not car.speed_set:
-            view.set_speed(view.speed_choices()[-1])
-        view.lap(3 if car.laps_left == 1 else 0)
-        view.end_turn()
+    race_to_the_finish(view, over=3)
     results = view.results()
     assert results[0][0] == 1 and results[0][3] == "finished, 3 spaces over the line"
     assert view.active() is None and view.odds() == []
@@ -263,12 +269,7 @@ def test_nothing_is_live_once_the_race_is_over(tmp_path):
     """Issue 13: "At the end of a race it reads Round 7 ... FINISHED after 6 rounds and every race button stays
     live"."""
     view = new_view(tmp_path, names=("Ann", "Bob"))
-    while not view.race.game_over:
-        car = view.active_car()
-        if not car.speed_set:
-            view.set_speed(view.speed_choices()[-1])
-        view.lap(1 if car.laps_left == 1 else 0)
-        view.end_turn()
+    race_to_the_finish(view, over=1)
     assert view.speed_choices() == [] and view.hold_choices() == []
     assert view.undo() is None and view.message == "the race is over"
     assert "after 3 rounds" in view.status_line()

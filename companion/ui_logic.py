@@ -84,6 +84,10 @@ class SetupForm:
     def players(self):
         return [n.strip() for n in self.names[: self.count]]
 
+    def summary(self):
+        """The setup in words: "3 players, 5 laps. The 1962 rules, and: ..." (no code names, no file names)."""
+        return "%d players, %d laps. %s" % (self.count, self.laps, race_words.rules_text(self.rules))
+
     def start(self, path, seed=None):
         """A new game saved at `path`. Raises RuleError or TrackError with the message to show."""
         track = Track.load(self.track_path) if self.track_path else Track.load()
@@ -209,6 +213,14 @@ class RaceView:
         """The round being played, or once the race is over the number of rounds it had."""
         race = self.race
         return race.round - 1 if race.game_over else race.round
+
+    def heading(self):
+        """The race's top line: "Round 3 of a 5-lap race", or once over "Race over after 6 rounds"."""
+        race = self.race
+        if race.game_over:
+            n = self.rounds()
+            return "Race over after %d round%s" % (n, "" if n == 1 else "s")
+        return "Round %d of a %d-lap race" % (race.round, race.laps)
 
     def phase(self):
         """Where the turn stands: "speed", "move", "corners", "pit", "finish", "end", or "over"."""

@@ -302,7 +302,7 @@ def test_the_end_of_a_race_is_a_state(tmp_path):
     assert not any(o.live for o in view.speed_options() + view.block_options() + view.hold_options())
     winner = view.race.names[0]
     assert view.status_line() == "Race over after 3 rounds: %s wins." % winner
-    assert "Round 4" not in view.status_line()
+    assert "Round 4" not in view.status_line() and view.heading() == "Race over after 3 rounds"
     for doing in (lambda: view.set_speed(20), view.end_turn, view.undo, view.pit, view.roll_corner):
         assert doing() is None
     assert view.last_roll_text() == "" and view.pit_card_text() == ""
@@ -403,6 +403,15 @@ def test_variants_are_in_words_not_code_names():
         assert "_" not in title + text and not any(w.isupper() and len(w) > 2 for w in (title + " " + text).split())
         assert ui_logic.variant_text(flag) == text
     assert ui_logic.variant_text(charts.FREE_40) == "Slowing down by 40 mph costs no brake wear."
+
+
+def test_the_setup_in_words():
+    form = ui_logic.SetupForm()
+    assert form.summary() == "3 players, 3 laps. The 1962 rules."
+    form.toggle(charts.RESTART_80, True)
+    form.toggle(charts.FREE_40, True)
+    assert form.summary() == ("3 players, 3 laps. The 1962 rules, and: Slowing down by 40 mph costs no brake wear. "
+                              "A spun car rejoins at 20 mph and may reach 80 on its next turn.")
 
 
 def test_status_texts_are_short():

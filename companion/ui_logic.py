@@ -565,7 +565,10 @@ class RaceView:
         return ev
 
     def lap(self, over=0, token=None):
-        """The car crossed the line (not on its last lap: that is finish()). With spaces over, it is finish()."""
+        """The car crossed the line, not on its last lap (that is finish()). With spaces past the line given, it
+        is the finish: finish(over)."""
+        if over:
+            return self.finish(over, token)
         return self._line(self.ref.lap, over, token)
 
     def finish(self, over=0, token=None):

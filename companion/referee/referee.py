@@ -246,8 +246,8 @@ class Referee:
         return self._act({"t": "card", "seat": self.race.seat, "card": code, "clear": clear})
 
     def lap(self, over=0, token=None):
-        """The car crossed the line. On its last lap that is finish(): a lap with spaces past the line is one."""
-        self._check("finish" if over else "lap", token)
+        """The car crossed the line, not on its last lap (that is finish()); spaces past the line count only there."""
+        self._check("lap", token)
         return self._act({"t": "lap", "seat": self.race.seat, "over": over})
 
     def finish(self, over=0, token=None):

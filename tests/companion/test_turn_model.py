@@ -189,8 +189,8 @@ def test_decision_spaces_past_the_line_count_at_the_finish_only(tmp_path):
     tap(view, "speed", 60)
     assert view.actions()["lap"].live and not view.actions()["finish"].live
     assert view.actions()["finish"].reason == "not the last lap yet"
-    assert view.lap(2) is None and view.message == "not the last lap yet"  # spaces over: that is a finish
-    assert view.race.cars[0].laps_left == 3
+    assert view.finish(2) is None and view.message == "not the last lap yet"
+    assert view.race.cars[0].laps_left == 3 and view.race.over[0] == -1
     while view.race.cars[0].laps_left > 1:  # Ann laps each turn, Bob keeps to 0
         if view.race.seat == 0 and not view.race.cars[0].lap_done:
             if view.phase() == "speed":

@@ -430,7 +430,7 @@ class Table:
                     self.decide("pit")
                     self.counts["pits"] += 1
                     return
-                self.decide("lap", min(20, end - s))
+                self.decide("finish" if self.car(seat).laps_left == 1 else "lap", min(20, end - s))
                 self.counts["laps"] += 1
                 if self.car(seat).status != RACING:
                     return

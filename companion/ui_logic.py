@@ -239,7 +239,25 @@ class RaceView:
         if corner.live and (self.corner, self.band) in turn.bands_taken(self.ref):
             offer["corner"] = Action("corner", False, turn.band_taken_reason(self.ref.track, self.corner, self.band),
                                      corner.token)
+        waiting = self._superb_waits()
+        if waiting:
+            for name in ("corner", "end_turn"):
+                if offer[name].live:
+                    offer[name] = Action(name, False, waiting, offer[name].token)
         return offer
+
+    def _superb_waits(self):
+        """While the table has not said whether the track is clear for a Superb Driving just played, the corner
+        it is for (and the end of the turn, which would spend it) wait for the answer."""
+        who = self.superb_question()
+        return "" if who is None else "first: is the track clear for %s's Superb Driving?" % who
+
+    def _refused_here(self, name, token):
+        """The view's own refusals (after a stale token's): the band already rolled for, the open question."""
+        if token is not None and turn.stale_reason(self.ref, token, name):
+            return ""  # the referee says why
+        a = self.actions()[name]
+        return "" if a.live or self.ref.actions()[name].live is False else a.reason
 
     def speed_options(self):
         """The speed picker: always the speedometer's speeds 0 to 160 in steps of 20, in that order, each a
@@ -523,6 +541,10 @@ class RaceView:
         if car is None:
             self.message = "the race is over"
             return None
+        held = self._refused_here("corner", token)
+        if held:
+            self.message = held
+            return None
         seat, speed, who = self.active(), car.speed, self._who()
         safety = self.safety()
         where = (self.corner, self.band, self.lane)
@@ -551,9 +573,12 @@ class RaceView:
             self._who(), v, ", spun" if ev["pen"][0] else ""))
 
     def play_card(self, code, clear=1, token=None):
+        """A tactic card played from the table (Superb Driving with `clear` already answered)."""
         who = self._who()
-        return self._do(lambda: self.ref.play_card(code, clear, token=token),
-                        lambda ev: race_words.card_words(who, ev))
+        ev = self._do(lambda: self.ref.play_card(code, clear, token=token), lambda ev: race_words.card_words(who, ev))
+        if ev is not None and code == cards.SUPERB:
+            self.answered.add(len(self.ref.stack))  # the table has said the track is clear
+        return ev
 
     def pit(self, token=None):
         who = self._who()
@@ -588,6 +613,10 @@ class RaceView:
     def end_turn(self, token=None):
         """End the turn. With no speed set the car keeps its speed, and the message says so."""
         who = self._who()
+        held = self._refused_here("end_turn", token)
+        if held:
+            self.message = held
+            return None
         ev = self._do(lambda: self.ref.end_turn(token=token), "")
         if ev is not None:
             nxt = self.active()

@@ -237,7 +237,12 @@ def test_superb_driving_from_a_dashboard_asks_whether_the_track_is_clear(tmp_pat
     assert "SD" in view.race.cars[0].hand and view.race.cars[0].superb == 0
     assert view.message == "%s: the track is not clear; Superb Driving back in the hand" % first
     assert view.ref.on_dashboard_event(0, "card", {"card": "SD"}) is None
+    wait = "first: is the track clear for %s's Superb Driving?" % first
+    assert view.actions()["corner"].reason == wait and view.actions()["end_turn"].reason == wait
+    assert view.roll_corner() is None and view.end_turn() is None and view.message == wait
+    assert view.race.cars[0].rolled == 0 and view.race.seat == 0
     view.answer_superb(1)
+    assert view.actions()["corner"].live and view.actions()["end_turn"].live
     assert view.superb_question() is None and view.race.cars[0].superb == 1
 
 

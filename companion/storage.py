@@ -121,7 +121,8 @@ def _last_played(path):
     return max(times) if times else 0
 
 
-def _without_path(message, path):
+def error_words(message, path):
+    """An error about a saved game with its file named as "this saved game" (no file names on screen)."""
     return str(message).replace(path, "this saved game").replace(os.path.basename(path), "this saved game")
 
 
@@ -170,9 +171,9 @@ def saved_game(path, game):
         game, players, rnd, finished = (_read_f1 if game == "F1" else _read_f5)(path)
         error = ""
     except LogError as e:
-        players, rnd, finished, error = [], 0, False, _without_path(e, path)
+        players, rnd, finished, error = [], 0, False, error_words(e, path)
     except Exception as e:  # noqa: BLE001  (a file the app did not write: named in the list, nothing else breaks)
-        players, rnd, finished, error = [], 0, False, _without_path("not a saved game (%s)" % e, path)
+        players, rnd, finished, error = [], 0, False, error_words("not a saved game (%s)" % e, path)
     sg = SavedGame(path, game, players, rnd, _last_played(path), finished, error)
     _cache[path] = (sig, sg)
     return sg

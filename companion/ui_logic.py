@@ -70,7 +70,7 @@ class SetupForm:
         try:
             return Track.load(self.track_path).name
         except TrackError as e:
-            return str(e)
+            return _track_words(e, self.track_path)
 
     def set_count(self, n):
         self.count = max(MIN_PLAYERS, min(MAX_PLAYERS, n))
@@ -90,8 +90,21 @@ class SetupForm:
 
     def start(self, path, seed=None):
         """A new game saved at `path`. Raises RuleError or TrackError with the message to show."""
-        track = Track.load(self.track_path) if self.track_path else Track.load()
+        try:
+            track = Track.load(self.track_path) if self.track_path else Track.load()
+        except TrackError as e:
+            raise TrackError(_track_words(e, self.track_path))
         return Referee.new(path, self.players(), self.laps, rules=self.rules, track=track, seed=seed)
+
+
+def _track_words(error, path):
+    """A track file's error with the track named as the player named it, not as a file: "Club: 1 to 12 corners"."""
+    import os
+
+    if not path:
+        return str(error)
+    name = os.path.splitext(os.path.basename(path))[0]
+    return str(error).replace(path, name).replace(os.path.basename(path), name)
 
 
 def seat_roll(race):

@@ -209,7 +209,7 @@ def test_track_files_cycle_and_a_bad_one_says_why(data, tmp_path):
     (tracks / "club.json").write_text('{"name": "Club", "corners": [{"name": "Hairpin", "bands": [[40, 60]]}]}')
     (tracks / "zz-bad.json").write_text('{"corners": []}')
     names = [form.next_track() for _ in range(3)]
-    assert "Club" in names and any("1 to 12 corners" in n for n in names)
+    assert "Club" in names and "zz-bad: 1 to 12 corners" in names  # named, not as a file
     while form.next_track() != "Club":
         pass
     view = ui_logic.RaceView(form.start(str(tmp_path / "club.db"), seed=1))

@@ -517,7 +517,17 @@ class RaceView:
         return self.race.names[seat] if seat is not None else ""
 
     def set_speed(self, v, token=None):
-        return self._do(lambda: self.ref.set_speed(v, token=token), "%s: speed %d" % (self._who(), v))
+        """Set this turn's speed (a speed whose option says SPIN spins the car: the screen confirms it first)."""
+        who, seat = self._who(), self.active()
+        was = self.race.cars[seat].speed if seat is not None else 0
+        spins = any(o.v == v and o.live and o.spins for o in self.speed_options())
+
+        def done(_ev):
+            if spins:
+                return "%s: braking from %d to %d is more than the car can pay: spun off" % (who, was, v)
+            return "%s: speed %d" % (who, v)
+
+        return self._do(lambda: self.ref.set_speed(v, token=token), done)
 
     def superb_question(self):
         """Superb Driving works "providing the track is clear": when a dashboard has just played it, the table

@@ -252,6 +252,9 @@ def test_the_speed_picker_always_has_every_speed_in_its_place_with_its_cost(tmp_
     assert by[0].cost == "SPIN" and by[0].spins and by[0].confirm  # "a tap on 0 at 120 spins the car"
     assert by[160].live and not by[140].confirm
     assert tuple(by[0]) == (0, True, "", "SPIN", 1, True)
+    tap(view, "speed", 0)
+    assert view.message == "%s: braking from 120 to 0 is more than the car can pay: spun off" % view.race.names[0]
+    assert view.race.cars[0].status == SPUN
 
 
 def test_the_picker_follows_the_rules_engine(tmp_path, monkeypatch):

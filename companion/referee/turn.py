@@ -314,6 +314,7 @@ def stale_reason(ref, token, name):
         return ""
     if not isinstance(token, tuple) or len(token) != 4 or token[0] != now.game:
         return "that screen was of another game: nothing changed"
+    token = Token(*token)
     since = ref.steps[token.step:] if isinstance(token.step, int) and 0 <= token.step <= now.step else None
     if since is None:
         return "that screen was out of date: nothing changed"
@@ -323,7 +324,14 @@ def stale_reason(ref, token, name):
         return "already done: %s's turn has ended" % who
     if EVENT_OF.get(name) in since:
         return "already done"
-    return "the table changed since (%s): nothing done, look again" % ", ".join(since)
+    return "the table changed since (%s): nothing done, look again" % ", ".join(
+        SINCE_WORDS.get(t, str(t)) for t in since)
+
+
+# What happened since a stale screen was drawn, in words.
+SINCE_WORDS = {"speed": "a speed set", "hold": "a wait", "corner": "a band rolled for", "block": "a block",
+               "card": "a tactic card", "lap": "the line crossed", "pit": "a pit stop", "end": "a turn ended",
+               "undo": "an undo"}
 
 
 def check(ref, name, token, offer=None):

@@ -62,7 +62,7 @@ def test_a_tap_from_a_screen_about_to_change_does_nothing(tmp_path):
     token = view.actions()["corner"].token
     view.ref.on_dashboard_event(0, "lap", {})  # something else happened since that screen was drawn
     assert view.roll_corner(token=token) is None
-    assert view.message == "the table changed since (lap): nothing done, look again"
+    assert view.message == "the table changed since (the line crossed): nothing done, look again"
     assert view.race.cars[0].rolled == 0
 
 
@@ -72,6 +72,9 @@ def test_a_token_from_another_game_is_refused(tmp_path):
     assert new.set_speed(20, token=old.actions()["speed"].token) is None
     assert new.message == "that screen was of another game: nothing changed"
     assert new.race.cars[0].speed_set == 0
+    stale = tuple(new.actions()["speed"].token)  # a plain tuple does as well as the token itself
+    new.set_speed(20, token=stale)
+    assert new.set_speed(40, token=stale) is None and new.message == "already done"
 
 
 def test_a_dashboard_event_for_a_turn_that_has_ended_changes_nothing(tmp_path):

@@ -185,6 +185,7 @@ class RaceView:
         self.message = ""
         self.special = 0  # use the special tyres (pit card) on the next band
         self.answered = set()  # decisions (by position) whose "is the track clear?" has been answered
+        self._picked = (None, {})  # (token, {picker: options}): see _memo
 
     # ---- reading ------------------------------------------------------------------------------
     @property
@@ -280,14 +281,14 @@ class RaceView:
         car = self.active_car()
         if car is None:
             return turn.speed_options(None, over=True)
-        return turn.speed_options(car)
+        return self._memo("speed", lambda: turn.speed_options(car))
 
     def hold_options(self):
         """A car blocked in the pit or on a spin-off point: the speeds it may dial while waiting (all 9 places)."""
         car = self.active_car()
         if car is None:
             return turn.hold_options(None, over=True)
-        return turn.hold_options(car)
+        return self._memo("hold", lambda: turn.hold_options(car))
 
     def block_options(self):
         """A blocked car: the blocker's speeds it may be brought to, all 9 places; a slower blocker's speed is
@@ -295,7 +296,17 @@ class RaceView:
         car = self.active_car()
         if car is None:
             return turn.block_options(None, over=True)
-        return turn.block_options(car, still=car.speed_set and not turn.moves_on(self.ref))
+        return self._memo("block", lambda: turn.block_options(car, still=car.speed_set and not turn.moves_on(self.ref)))
+
+    def _memo(self, name, work):
+        """The pickers are worked out once a step (the screen may ask every frame): a new decision, a new list."""
+        token = self.ref.token()
+        if self._picked[0] != token:
+            self._picked = (token, {})
+        found = self._picked[1]
+        if name not in found:
+            found[name] = work()
+        return list(found[name])
 
     def corner_names(self):
         return [name for name, _bands in self.ref.track.corners]

@@ -252,12 +252,17 @@ def test_the_speed_picker_always_has_every_speed_in_its_place_with_its_cost(tmp_
     by = {o.v: o for o in opts}
     assert by[100].cost == "" and by[80].cost == "brake 1" and by[60].cost == "brake 2 tyre 1"
     assert by[20].cost == "brake 4 tyre 3" and not by[20].confirm
-    assert by[0].cost == "SPIN" and by[0].spins and by[0].confirm  # "a tap on 0 at 120 spins the car"
     assert by[160].live and not by[140].confirm
-    assert tuple(by[0]) == (0, True, "", "SPIN", 1, True)
-    tap(view, "speed", 0)
-    assert view.message == "%s: braking from 120 to 0 is more than the car can pay: spun off" % view.race.names[0]
-    assert view.race.cars[0].status == SPUN
+    # "a tap on 0 at 120 spins the car without a word": 120 mph off is past the Speed Reduction Chart, which the
+    # rules now refuse (docs/rules.md, decision 1), so 0 is shown unavailable, with the reason, before the tap.
+    assert tuple(by[0]) == (0, False, "reduce speed by 100 mph at most: the chart ends there", "", 0, False)
+    assert view.set_speed(0) is None and view.message == by[0].reason
+    # A blocker's speed is forced, though: one the car cannot pay for spins it, and the picker says so first.
+    tap(view, "speed", 120)
+    block = {o.v: o for o in view.block_options()}
+    assert tuple(block[0]) == (0, True, "", "SPIN", 1, True)
+    assert tap(view, "block", 0) is not None and view.race.cars[0].status == SPUN
+    assert view.message == "%s blocked: speed 0, spun" % view.race.names[0]
 
 
 def test_the_picker_follows_the_rules_engine(tmp_path, monkeypatch):

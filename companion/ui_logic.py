@@ -705,4 +705,5 @@ def chart_series(ref):
     return [(race.names[s], race.colours[s], pts) for s, pts in enumerate(ref.series())]
 
 
-__all__ = ["COLOURS", "RaceView", "SetupForm", "chart_series", "history_text", "seat_roll_text"]
+__all__ = ["COLOURS", "Action", "RaceView", "SetupForm", "SpeedOption", "chart_series", "history_text",
+           "seat_roll_text", "variant_text"]

@@ -18,6 +18,7 @@ SILENT = tablet.SILENT
 LOST = tablet.LOST
 
 SCAN_S = 0.25  # ports are listed this often: appearing and disappearing are noticed well within a second
+LOST_SCAN_S = 0.1  # ...and this often while a dashboard is lost (its cable may be back any moment)
 READ_TIMEOUT_S = 0.02
 
 
@@ -192,7 +193,10 @@ class Transport:
                         self.workers.pop(key).stop()
                         self.events.put(("port", key, "gone"))
             self._update_statuses()
-            time.sleep(self.timing.get("scan_s", SCAN_S))
+            pause = self.timing.get("scan_s", SCAN_S)
+            if LOST in self.statuses.values():
+                pause = min(pause, LOST_SCAN_S)
+            time.sleep(pause)
 
     def _open(self, key):
         try:

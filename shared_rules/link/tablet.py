@@ -4,10 +4,11 @@ import binascii
 
 from shared_rules.link import codec, schema
 
-HELLO_RETRY_MS = 300  # ask again for a hello this often while a port is new (a replugged cable: back in step fast)
-HELLO_EAGER = 6  # ...this many times (1.8 s); then twice as long each time, up to 8 times as long (a Pico sitting at
-# its REPL echoes every "hi" back with a traceback: no need to do that three times a second for ever)
-COMMAND_RETRY_MS = 400  # resend an unanswered command this often
+HELLO_RETRY_MS = 300  # ask again for a hello after this long, then twice as long each time, up to 8 times as long
+# (a Pico sitting at its REPL echoes every "hi" back with a traceback: no need to do that three times a second)...
+HELLO_EAGER = 12  # ...but a new port is asked this many times first, every HELLO_RETRY_MS / 2 (1.8 s in all): a
+# replugged dashboard answers the first "hi" it hears, and a lost hello must not cost seconds
+COMMAND_RETRY_MS = 250  # resend an unanswered command this often (a repeat is answered, never applied again)
 HEARTBEAT_MS = 1000  # send a heartbeat after this long without sending anything
 SILENT_MS = 2500  # no frame for this long: the dashboard is "silent"
 
@@ -324,9 +325,10 @@ class Session:
     def tick(self, now_ms):
         d = self.device
         if d is None or d.session is not self:
-            if now_ms - self.last_hi >= self.hello_wait:
+            eager = self.his <= HELLO_EAGER
+            if now_ms - self.last_hi >= (self.hello_retry // 2 if eager else self.hello_wait):
                 self.hi(now_ms)
-                if self.his > HELLO_EAGER:
+                if not eager:
                     self.hello_wait = min(self.hello_wait * 2, self.hello_retry * 8)
         elif d.sent_ms is not None and now_ms - d.sent_ms >= self.command_retry:
             self._send_command(d, now_ms)

@@ -232,9 +232,9 @@ def test_a_port_that_never_says_hello_is_asked_less_and_less_often():
     for now in range(0, 20000, 50):
         s.tick(now)
     his = [f for f in sent if b'"t":"hi"' in f]
-    # every 300 ms for the first 1.8 s (a replugged dashboard is back at once), then 600, 1200, then every
-    # 2.4 s: not 66 times in 20 s
-    assert 8 <= len(his) <= 17
+    # every 150 ms for the first 1.8 s (a replugged dashboard is back at once), then 300, 600, 1200, then every
+    # 2.4 s: not 133 times in 20 s
+    assert 14 <= len(his) <= 24
     assert s.status(20000) == tablet.SILENT
 
 
@@ -295,10 +295,10 @@ def test_a_state_sent_while_events_wait_counts_only_once_they_are_all_acknowledg
     assert _states(t)[-1][2] == t.car.snapshot()
 
 
-def test_a_new_port_asks_for_hello_every_300_ms_at_first():
+def test_a_new_port_asks_for_hello_every_150_ms_at_first():
     # A replugged dashboard answers the first "hi" it hears: a lost one must not cost seconds.
     sent = []
     s = tablet.Session(sent.append, {}, 0)
     for now in range(0, 1850, 50):
         s.tick(now)
-    assert len([f for f in sent if b'"t":"hi"' in f]) == 7  # 0, 300, ..., 1800
+    assert len([f for f in sent if b'"t":"hi"' in f]) == 13  # 0, 150, ..., 1800

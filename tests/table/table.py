@@ -133,7 +133,7 @@ class Seat:
 
 class Table:
     def __init__(self, workdir, seed, players=6, laps=5, lap_spaces=LAP_SPACES, faults=0, fault_rate=0.08,
-                 heap_every=0, timeout=30.0, dashboard=None, fault_kinds=FAULT_KINDS):
+                 heap_every=0, timeout=30.0, dashboard=None, fault_kinds=FAULT_KINDS, line_noise=None):
         """dashboard: keyword arguments for every VirtualDashboard (heap, micropypath, cwd); by default the
         firmware's source tree in a 256 KB heap."""
         self.workdir = workdir
@@ -145,6 +145,7 @@ class Table:
         self.faulty = faults
         self.fault_rate = fault_rate
         self.fault_kinds = fault_kinds
+        self.line_noise = line_noise or LINE_NOISE  # what every line does to its lines when faulty (Faults' names)
         self.names = {}  # command id -> its name, as the table sent it
         self.applied = {}  # (dev, command name) -> how many the dashboard applied (acked), syncs included
         self.refused = {}  # (dev, command name) -> how many it refused
@@ -178,7 +179,7 @@ class Table:
         if self.faulty:
             for s in self.seats:
                 for f in (s.relay.up, s.relay.down):
-                    for k, v in LINE_NOISE.items():
+                    for k, v in self.line_noise.items():
                         setattr(f, k, v)
         self.ref = Referee.new(self.path, NAMES[: len(self.seats)], self.laps, seed=self.seed)
         self._start_tablet()

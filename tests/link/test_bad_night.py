@@ -251,3 +251,12 @@ def test_after_the_fuzz_the_dashboard_is_in_step_and_its_own_action_still_counts
         rig.dash.proto.state_changed(now_ms())
     assert pump(rig.bridge, lambda: rig.ref.race.cars[1].speed_set == 1)
     assert rig.in_step() and rig.ref.race.cars[1].speed == 40
+
+
+def test_an_event_no_rule_can_read_is_logged_once_with_its_dashboard(rig, caplog):
+    msg = {"t": "ev", "id": "fz.7.1", "e": "card", "a": {"card": ["FG"]}, "n": 70}
+    with caplog.at_level("WARNING", logger="companion.link_bridge"):
+        for n in (70, 71, 72):  # sent, and resent twice (its first ack lost)
+            assert _throw(rig, dict(msg, n=n), 700)
+    said = [r.getMessage() for r in caplog.records if "fz.7.1" in r.getMessage()]
+    assert len(said) == 1 and "dashboard fz" in said[0], said

@@ -55,8 +55,13 @@ class CountedNotes:
     def put(self, note):
         self.events.put(note)
 
+    def get(self, *args, **kw):
+        return self._count(self.events.get(*args, **kw))
+
     def get_nowait(self):
-        note = self.events.get_nowait()
+        return self._count(self.events.get_nowait())
+
+    def _count(self, note):
         if note[0] in ("done", "refused"):
             key = (note[1], self.names.get(note[2], "?"))
             counts = self.applied if note[0] == "done" else self.refused

@@ -163,3 +163,29 @@ def test_a_state_is_compared_with_the_table_only_once_nothing_is_in_flight(tmp_p
         assert len(t.sent) == 1
     finally:
         ref.close()
+
+
+def test_what_raises_for_one_dashboard_stops_neither_the_poll_nor_another_dashboards_event(tmp_path):
+    ref = Referee.new(str(tmp_path / "g.db"), ["Ann", "Bob"], 3, seed=11)
+    try:
+        ref.pair(0, "dash-a")
+        ref.pair(1, "dash-b")
+        real = ref.on_dashboard_event
+
+        def judge(seat, name, args, taken=None):
+            if seat == 1:
+                raise TypeError("a defect of ours, for this dashboard's event only")
+            return real(seat, name, args, taken)
+
+        ref.on_dashboard_event = judge
+        t = HeldTransport([("event", "dash-b", "b1", "speed", {"v": 40}), ("event", "dash-a", "a1", "speed", {"v": 40}),
+                           ("state", "dash-b", {"hand": [[]]}, 1, True)], in_flight=False)
+        acked = []
+        t.ack_event = lambda dev, eid: acked.append((dev, eid))
+        bridge = LinkBridge(t, ref)
+        assert bridge.poll() == 3  # nothing escaped
+        assert ref.race.cars[0].speed_set == 1 and ref.race.cars[0].speed == 40
+        assert acked == [("dash-b", "b1"), ("dash-a", "a1")]  # b's refused (it is synced back), a's taken
+        assert bridge.errors and bridge.errors[0].startswith("Bob:")
+    finally:
+        ref.close()

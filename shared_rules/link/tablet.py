@@ -9,6 +9,7 @@ HELLO_RETRY_MS = 300  # ask again for a hello after this long, then twice as lon
 HELLO_EAGER = 12  # ...but a new port is asked this many times first, every HELLO_RETRY_MS / 2 (1.8 s in all): a
 # replugged dashboard answers the first "hi" it hears, and a lost hello must not cost seconds
 COMMAND_RETRY_MS = 250  # resend an unanswered command this often (a repeat is answered, never applied again)
+FAST_RETRY_MS = 40  # ...or at a damaged frame from its dashboard, once this long after sending it
 HEARTBEAT_MS = 1000  # send a heartbeat after this long without sending anything
 SILENT_MS = 2500  # no frame for this long: the dashboard is "silent"
 
@@ -189,6 +190,7 @@ class Session:
                 msg = self.reader.add(msg)  # FrameError too for a fragment that cannot be used
             except codec.FrameError:
                 self.bad_frames += 1
+                self._damaged(now_ms)
                 continue
             if msg is None:
                 continue
@@ -198,6 +200,13 @@ class Session:
                 self.bad_frames += 1  # come again after the reconnect, and end it again)
                 self._complain("%s: %s %s" % (msg["t"], type(e).__name__, e), notes)
         return notes
+
+    def _damaged(self, now_ms):
+        """A damaged frame came while a command was in flight: most likely its answer (an ack is three fragments).
+        Resend it now rather than at the timer; a repeat is answered and never applied twice."""
+        d = self.device
+        if d is not None and d.session is self and d.sent_ms is not None and now_ms - d.sent_ms >= FAST_RETRY_MS:
+            self._send_command(d, now_ms)
 
     def _complain(self, why, notes):
         """A note ("bad", dashboard id or None, what was wrong) for the app's log, once per kind of wrong."""

@@ -302,3 +302,15 @@ def test_a_new_port_asks_for_hello_every_150_ms_at_first():
     for now in range(0, 1850, 50):
         s.tick(now)
     assert len([f for f in sent if b'"t":"hi"' in f]) == 13  # 0, 150, ..., 1800
+
+
+def test_a_damaged_frame_while_a_command_is_in_flight_resends_it_at_once():
+    t = Table()
+    t.run(200)
+    t.line.to_dash[:] = []
+    t.submit([["a.1", "deal", {"card": "SS"}]])  # sent; its answer is lost on the way
+    assert len(t.line.to_dash) == 1
+    t.session.feed(b'~{"t":"ack","id":"a.1"}|00000000\n', t.now + 10)  # too soon after sending: no resend
+    assert len(t.line.to_dash) == 1
+    t.session.feed(b'~{"t":"ack","id":"a.1"}|00000000\n', t.now + 60)  # its ack, spoiled: resent now
+    assert len(t.line.to_dash) == 2 and b'"id":"a.1"' in t.line.to_dash[1]

@@ -3,7 +3,7 @@ short car statuses and how ties at the finish were broken. Plain functions of th
 """
 
 from shared_rules.f1 import cards, charts
-from shared_rules.f1.card_texts import card_text
+from shared_rules.f1.cards import card_text
 from shared_rules.f1.status import FINISHED, OUT, PIT, SPUN
 
 # Each variant as a player would say it: (a short title for a toggle, the sentence that explains it).

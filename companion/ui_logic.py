@@ -10,7 +10,7 @@ refused ("already done") instead of acting twice. The words are in companion/rac
 
 from shared_rules.errors import RuleError
 from shared_rules.f1 import cards, charts
-from shared_rules.f1.card_texts import card_text
+from shared_rules.f1.cards import card_text
 from shared_rules.f1.race import COLOURS, MAX_LAPS, MAX_PLAYERS, MIN_LAPS, MIN_PLAYERS
 from shared_rules.f1.status import FINISHED, OUT, SPUN
 

@@ -3,7 +3,8 @@
 # a well-formed frame can still hold a list where a name belongs, and the rules (which index dicts with it,
 # or look it up in a set) would raise. The tablet's side only: a dashboard never imports this module.
 from shared_rules.f1 import cards
-from shared_rules.f1.car_state import _INT_FIELDS, STATUSES
+from shared_rules.f1.car_state import _INT_FIELDS
+from shared_rules.f1.status import STATUSES
 
 OK = "ok"  # fit to handle (an unreadable state in it replaced by {}: the table's car goes back to it)
 DROP = "drop"  # nothing in it can be trusted, not even an id to answer: dropped unanswered
@@ -40,7 +41,7 @@ def snapshot_problem(s):
         return "state is not an object"
     if s.get("game") == "f5":
         return None if _int(s.get("k"), -1) and _int(s.get("n"), 0, MAX_F5_HAND) else "bad Formula 5 state"
-    for name in _INT_FIELDS:
+    for name, _highest in _INT_FIELDS:
         if type(s.get(name)) is not int:
             return "state field %s is not a number" % name
     if s.get("status") not in STATUSES:

@@ -217,3 +217,12 @@ def test_make_flash_leaves_the_manifests_off_the_board(tmp_path):
     made = {os.path.join(os.path.relpath(d, tmp_path), f) for d, _dirs, fs in os.walk(tmp_path) for f in fs}
     assert os.path.join("firmware", "app.mpy") in made
     assert not [f for f in made if "manifest" in f]
+
+
+def test_mpy_files_name_their_source_by_the_dotted_module_name():
+    # What tracebacks from a .mpy file show (tools/mpy_build.py).
+    from tools.mpy_build import source_name
+
+    assert source_name("firmware", ".", "app.py") == "firmware.app"
+    assert source_name("shared_rules", "f1", "car.py") == "shared_rules.f1.car"
+    assert source_name("shared_rules", "f1", "__init__.py") == "shared_rules.f1"

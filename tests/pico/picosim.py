@@ -237,6 +237,16 @@ class Pico:
         self.wait_emu(gap_ms, self.release(name))
         return t
 
+    def tap_seen(self, name, tries=3):
+        """A player's tap that is pressed again when the screen did not answer (nothing drawn once it settled);
+        for tests about something else than lost presses. Returns how many taps it took."""
+        for n in range(1, tries + 1):
+            before = self.frames()[0]
+            self.tap(name)
+            if self.settled()[0] > before:
+                return n
+        raise AssertionError("%s: %d taps and nothing drawn: %r" % (name, tries, self.rows()))
+
     # ---- the OLED ----
     def waitframe(self, wall_ms=5000):
         """The first frame (SSD1306 data write) after the last press/release, as picosim reports it
@@ -286,6 +296,17 @@ class Pico:
             rows.append(text.rstrip())
         return rows
 
+    def wait_rows(self, match, wall_s=30):
+        """Polls rows() until match(rows) is true; returns those rows (TimeoutError with the last ones)."""
+        end = time.monotonic() + wall_s
+        while True:
+            rows = self.rows()
+            if match(rows):
+                return rows
+            if time.monotonic() > end:
+                raise TimeoutError("the screen never matched in %d s: %r" % (wall_s, rows))
+            time.sleep(0.03)
+
     def png(self, path):
         self.cmd("screen %s" % os.path.abspath(path))
 
@@ -320,6 +341,15 @@ class Pico:
         finally:
             port.close()
 
+    def files(self):
+        """Every file on the board's filesystem ("main.py", "lib/ssd1306.mpy", ...), listed with mpremote (which
+        stops a running main.py with Ctrl-C first)."""
+        done = subprocess.run([_tool("mpremote"), "connect", self.tty, "exec", _LIST_FILES], capture_output=True,
+                              text=True, timeout=60)
+        if done.returncode != 0:
+            raise RuntimeError("mpremote could not list the files: %s%s" % (done.stdout, done.stderr))
+        return sorted(ln[6:] for ln in done.stdout.splitlines() if ln.startswith("FILE /"))
+
     def log(self):
         """Everything picosim wrote to stderr: its own lines and UART0 TX."""
         with self._lock:
@@ -328,6 +358,18 @@ class Pico:
     def uart(self):
         """UART0 TX (the firmware's side channel), the emulator's own log lines left out."""
         return "\n".join(ln for ln in self.log().split("\n") if not _EMULATOR_LINE.match(ln))
+
+
+_LIST_FILES = """
+import os
+def _walk(d):
+    for e in os.ilistdir(d):
+        if e[1] & 0x4000:
+            _walk(d + e[0] + '/')
+        else:
+            print('FILE', d + e[0])
+_walk('/')
+"""
 
 
 # ---- the font: {8 column bytes (MONO_VLSB): character} of framebuf's built-in 8x8 font ----
@@ -371,8 +413,8 @@ def mip_index(out):
 
 
 def flashed_image(directory):
-    """directory/flashed.bin: a blank Pico flashed with tools/flash.py (offline: the driver from
-    ../shared/picosim/drivers), saved right after flashing. tools/flash.py ends with machine.reset(), which parks
+    """directory/flashed.bin: a blank Pico flashed with tools/flash.py --index ../shared/picosim/drivers (offline:
+    the driver from that folder), saved right after flashing. tools/flash.py ends with machine.reset(), which parks
     picosim's core for good, so a Pico to use is started again from this image (Pico(flash=a copy)).
     Made once: other processes asking for the same directory wait for the first (a file lock)."""
     os.makedirs(directory, exist_ok=True)
@@ -380,9 +422,8 @@ def flashed_image(directory):
     with open(os.path.join(directory, "flashed.lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not os.path.exists(image):
-            index = mip_index(os.path.join(directory, "mipindex"))
             with Pico(flash=None, speed=0) as pico:
-                done = flash(pico, "--index", index, "--build", os.path.join(directory, "build"))
+                done = flash(pico, "--index", DRIVERS, "--build", os.path.join(directory, "build"))
                 if done.returncode != 0:
                     raise RuntimeError("tools/flash.py failed (rc %d):\n%s" % (done.returncode, done.stdout[-3000:]))
                 pico.saveflash(image + ".tmp")

@@ -22,6 +22,15 @@ TARGETS = (
     ("link.rtt_p99_ms", "command to ack over a pty, 99th percentile (ms)", "(reported)", lambda v, r: None),
     ("link.six_dashboards_ok", "6 dashboards × 20 state frames/s for 30 s, no backlog, no loss", "= 1",
      lambda v, r: v == 1),
+    ("link.replug_to_ack_s_p90", "cable back in to the first command acknowledged, on a line losing ~12 % of its "
+     "frames each way, 90th percentile (s)", "≤ 1", lambda v, r: v <= 1),
+    ("link.replug_to_ack_s_max", "the same, worst of 30 replugs (s)", "≤ 2", lambda v, r: v <= 2),
+    ("link.faulty_syncs_ratio", "3-car, 4-lap race over faulty lines with cables pulled: syncs applied, against the "
+     "same race on clean lines", "≤ 1.1", lambda v, r: v <= 1.1),
+    ("link.faulty_refused", "commands refused in that faulty race that the clean one applied", "= 0",
+     lambda v, r: v == 0),
+    ("link.dup_fragment_loss", "messages lost when fragments repeat and stale ones slip in (fraction)", "= 0",
+     lambda v, r: v == 0),
     ("firmware.min_heap_kb", "smallest heap for the firmware's whole race from .mpy (KB)", "≤ 128",
      lambda v, r: v <= 128),
     ("firmware.button_to_frame_us_p50", "button event to screen redrawn and state frame written, median (µs)",

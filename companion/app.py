@@ -821,7 +821,7 @@ class CompanionApp(App):
             if arg is None:
                 self.picker = "speed" if self.picker == "finish" else "finish"
             else:
-                ev = v.lap(arg, token=token)
+                ev = v.finish(arg, token=token)
                 self.picker = "speed"
         elif what == "pit":
             ev = v.pit(token=token)

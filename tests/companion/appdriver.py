@@ -445,6 +445,11 @@ def people(d):
     Window.dispatch("on_keyboard", 27, 41, None, [])
     yield 0.1
     d.note("setup_back_twice", [app.sm.current, app.popup is None])
+    yield tap(ids.choose_f5)  # Formula 5's screens go back too: its setup to this one
+    shown = app.sm.current
+    Window.dispatch("on_keyboard", 27, 41, None, [])
+    yield 0.1
+    d.note("back_from_f5setup", [shown, app.sm.current, app.f5 is None])
     yield tap(ids.saved)
     d.note("saved_empty", app.screen("saved").ids.saved_message.text)
     app.back()

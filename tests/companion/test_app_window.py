@@ -147,6 +147,7 @@ def test_people_tap_twice_tap_late_press_back_and_peek(tmp_path):
     assert seen["setup_back_twice"] == ["setup", True]  # Back on the question answers no: nothing quits
     assert len(seen["variants"]) == 4 and not any("_" in t for t in seen["variants"])  # words, not FREE_40
     assert seen["new_turn_table"] == {"dice": [0, 0], "chart_row": ""}  # Ann's dice went with her turn
+    assert seen["back_from_f5setup"] == ["f5setup", "setup", True]
     assert seen["saved_empty"].startswith("No saved games yet") and seen["saved_back"] == "setup"
     for name in ("pairing", "history", "results"):
         assert seen["back_from_" + name] == [name, "race"]

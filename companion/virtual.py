@@ -64,6 +64,7 @@ class VirtualDashboard:
         self.image = bytearray(W * PAGES)
         self.frame = 0
         self.state = None
+        self.state_frame = -1
         self.led = 0
         self.proc = None
         self.sock = None
@@ -123,6 +124,7 @@ class VirtualDashboard:
                 done = bytes(self.image), self.frame
             elif op == b"S":
                 self.state = json.loads(rest)
+                self.state_frame = self.frame  # the state that goes with this frame (it follows the frame's pages)
             elif op == b"L":
                 self.led = int(rest)
         if done is not None and self.on_frame is not None:

@@ -304,9 +304,9 @@ def taps(kind="app"):
 
 def corner():
     from companion.link_bridge import LinkBridge
-    from companion.referee.referee import Referee
+    from companion.f1.referee import Referee
     from companion.transport import Transport
-    from companion.ui_logic import RaceView
+    from companion.f1.ui_logic import RaceView
     from companion.virtual import VirtualPorts
     from tests.firmware.dash import text_rows  # the OLED read back as text, with MicroPython's own font
 

@@ -1,8 +1,8 @@
-"""The Kivy app: binds the screens in companion.kv to the presenters in companion.ui_logic.
+"""The Kivy app: binds the screens in companion.kv to the presenters in companion.f1.ui_logic.
 
-Thin on purpose: rules and bookkeeping are in companion.referee, what the screens show is in
-companion.ui_logic (read through companion.view_adapter), the look is companion.theme, the link runs on the
-transport's threads and reaches us through LinkBridge.poll() on the Clock. Nothing here blocks: the game log
+Thin on purpose: rules and bookkeeping are in companion.f1.referee, what the screens show is in
+companion.f1.ui_logic, the look is companion.theme, the link runs on the transport's threads and reaches us
+through LinkBridge.poll() on the Clock. Nothing here blocks: the game log
 appends are single small SQLite transactions.
 
 Navigation: Back (Escape, Android's Back) goes back one screen; leaving a race, starting a new one over it and
@@ -29,14 +29,15 @@ from kivy.uix.widget import Widget
 
 from shared_rules.errors import RuleError
 
-from companion import storage, theme, ui_logic
+from companion import storage, theme
 from companion import virtual as virtual_mod
+from companion.f1 import ui_logic
 from companion.link_bridge import LinkBridge
 from companion.phones.seats import PHONE, TABLET  # the server and QR codes are imported when there are phones
-from companion.referee.eventlog import LogError
-from companion.referee import turn
-from companion.referee.referee import Referee
-from companion.referee.track import TrackError
+from companion.eventlog import LogError
+from companion.f1 import turn
+from companion.f1.referee import Referee
+from companion.f1.track import TrackError
 from companion.transport import Transport, on_android
 from companion.widgets import (  # noqa: F401  (the kv files use some)
     CarPanel,
@@ -121,7 +122,7 @@ class CompanionApp(App):
         self.saved_list = []
         self.saved_path = None
         self.first_frame = None  # set when the setup screen has been drawn once (cold start figure)
-        self.f5 = None  # while Formula 5 is chosen: its screens' controller (companion/f5_app.py)
+        self.f5 = None  # while Formula 5 is chosen: its screens' controller (companion/f5/screens.py)
         self.phones = None  # the phones' web server (companion/phones), with virtual dashboards to serve
 
     # ---- life cycle ---------------------------------------------------------------------------------
@@ -134,9 +135,9 @@ class CompanionApp(App):
         for cls, name in ((SetupScreen, "setup"), (PairingScreen, "pairing"), (RaceScreen, "race"),
                           (ResultsScreen, "results"), (HistoryScreen, "history"), (SavedGamesScreen, "saved")):
             sm.add_widget(cls(name=name))
-        from companion import f5_app
+        from companion.f5 import screens as f5_screens
 
-        f5_app.add_screens(sm)
+        f5_screens.add_screens(sm)
         self.sm = sm
         self._fill_setup()
         self._make_race_controls()
@@ -322,8 +323,8 @@ class CompanionApp(App):
                 ids.variants.add_widget(tb)
 
     def f5_open(self):
-        """The game choice: Formula 5 has screens of its own (companion/f5_app.py)."""
-        from companion.f5_app import F5Controller
+        """The game choice: Formula 5 has screens of its own (companion/f5/screens.py)."""
+        from companion.f5.screens import F5Controller
 
         self.f5 = F5Controller(self)
         self.f5.open_setup()

@@ -19,7 +19,7 @@ goes to the dashboard when it is paired).
 import logging
 import queue
 
-from companion.referee.eventlog import LogError
+from companion.eventlog import LogError
 from companion.transport import LOST
 
 log = logging.getLogger(__name__)

@@ -7,8 +7,7 @@ per-user data folder (~/.local/share/formula1-companion on Linux, the app's priv
 import os
 import time
 
-from companion.referee.eventlog import LogError
-from companion.referee.referee import Referee
+from companion.eventlog import LogError
 
 APP = "formula1-companion"
 
@@ -141,6 +140,8 @@ def _signature(path):
 
 
 def _read_f1(path):
+    from companion.f1.referee import Referee
+
     ref = Referee.open(path)
     try:
         race = ref.race
@@ -150,7 +151,7 @@ def _read_f1(path):
 
 
 def _read_f5(path):
-    from companion.f5_referee import F5Referee
+    from companion.f5.referee import F5Referee
 
     ref = F5Referee.open(path)
     try:

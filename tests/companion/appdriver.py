@@ -426,7 +426,7 @@ def oled_matches(app, oled, image):
 
 
 def events_this_turn(app, kind):
-    from companion.referee import turn
+    from companion.f1 import turn
 
     return [e for e in turn.this_turn(app.ref) if e.get("t") == kind]
 

@@ -84,7 +84,7 @@ def test_a_damaged_saved_game_is_named_not_resumed(tmp_path, monkeypatch):
     import sqlite3
 
     from companion import storage
-    from companion.referee.referee import Referee
+    from companion.f1.referee import Referee
 
     data = tmp_path / "data"
     monkeypatch.setenv("F1_COMPANION_DATA", str(data))

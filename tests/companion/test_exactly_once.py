@@ -13,10 +13,10 @@ import time
 
 import pytest
 
-from companion.f5_referee import F5Referee
+from companion.f5.referee import F5Referee
 from companion.link_bridge import LinkBridge
-from companion.referee.eventlog import LogError
-from companion.referee.referee import Referee
+from companion.eventlog import LogError
+from companion.f1.referee import Referee
 from companion.transport import CONNECTED, Transport
 from companion.transport.pyserial_backend import PyserialPorts
 from shared_rules.f5 import bot

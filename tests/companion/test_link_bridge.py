@@ -7,9 +7,9 @@ import time
 import pytest
 
 from companion.link_bridge import LinkBridge
-from companion.referee.referee import Referee
+from companion.f1.referee import Referee
 from companion.transport import Transport
-from companion.ui_logic import RaceView
+from companion.f1.ui_logic import RaceView
 from companion.virtual import VirtualPorts
 from tests.firmware.dash import text_rows
 
@@ -142,7 +142,7 @@ class HeldTransport:
 def test_a_state_is_compared_with_the_table_only_once_nothing_is_in_flight(tmp_path, game):
     # The state an event carried, or a hello, while commands are in flight to that dashboard is older than what
     # they will make: compared only at their ack (which brings the state after them), for either game.
-    from companion.f5_referee import F5Referee
+    from companion.f5.referee import F5Referee
 
     path = str(tmp_path / "g.db")
     ref = Referee.new(path, ["Ann", "Bob"], 3, seed=11) if game == "f1" else F5Referee.new(path, [0, 1], seed=11)

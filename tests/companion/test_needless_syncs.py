@@ -1,7 +1,7 @@
 """A sync is the table undoing what a dashboard holds: sent only when the two really differ, and once. Here the
 referee alone, its commands applied to a Car as a dashboard applies them (shared_rules.f1.car.apply_command)."""
 
-from companion.referee.referee import Referee
+from companion.f1.referee import Referee
 from shared_rules.f1 import cards
 from shared_rules.f1.car import Car, apply_command
 from shared_rules.f1.race import Race

@@ -8,9 +8,9 @@ import pytest
 from shared_rules.errors import RuleError
 from shared_rules.f1.car import Car, apply_command
 
-from companion.referee.eventlog import LogError
-from companion.referee.referee import Referee
-from companion.referee.track import Track, TrackError
+from companion.eventlog import LogError
+from companion.f1.referee import Referee
+from companion.f1.track import Track, TrackError
 
 NAMES = ["Ann", "Bob", "Cy"]
 

@@ -7,10 +7,11 @@ import sqlite3
 
 import pytest
 
-from companion import storage, ui_logic
-from companion.f5_referee import F5Referee
-from companion.f5_view import new_game_path as f5_game_path
-from companion.referee.referee import Referee
+from companion import storage
+from companion.f1 import ui_logic
+from companion.f5.referee import F5Referee
+from companion.f5.view import new_game_path as f5_game_path
+from companion.f1.referee import Referee
 
 from tests.companion.test_ui_logic import race_to_the_finish
 

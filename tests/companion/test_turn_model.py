@@ -1,4 +1,4 @@
-"""The turn model (companion/referee/turn.py) through the race screen's presenter, driven as the screen drives
+"""The turn model (companion/f1/turn.py) through the race screen's presenter, driven as the screen drives
 it: the actions it shows, the token each carries, the taps people make twice or from a screen about to change.
 
 Each defect of issue 13 that is logic is reproduced here first (these tests fail on the main of before it):
@@ -12,10 +12,10 @@ from shared_rules.f1 import cards, charts
 from shared_rules.f1.race import Race
 from shared_rules.f1.status import FINISHED, PIT, SPUN
 
-from companion import ui_logic
-from companion.referee import turn
-from companion.referee.referee import Referee
-from companion.referee.track import Track
+from companion.f1 import ui_logic
+from companion.f1 import turn
+from companion.f1.referee import Referee
+from companion.f1.track import Track
 
 
 def new_view(tmp_path, names=("Ann", "Bob", "Cat"), seed=42, laps=3, track=None, name="g.db"):
@@ -394,14 +394,14 @@ def test_a_tactic_card_played_on_a_dashboard_is_announced(tmp_path):
     "no penalty"), ((1, 5), 20, "6 or 10 at +20: no penalty"), ((3, 4), 40, "7 or 9 at +40: tyre +1, brake +1"),
     ((2, 2), 40, "4, 5 or 8 at +40: tyre +1"), ((6, 6), 40, "2 or 12 at +40: no penalty")])
 def test_a_penalty_chart_reading_in_words(dice, over, words):
-    from companion import race_words
+    from companion.f1 import race_words
 
     pen = charts.dice_penalty(over, 0, dice[0], dice[1])
     assert race_words.chart_words(over, dice, pen) == words
 
 
 def test_6_or_10_on_worn_tyres_says_why_it_spins():
-    from companion import race_words
+    from companion.f1 import race_words
 
     assert race_words.chart_words(40, (4, 6), charts.dice_penalty(40, 5, 4, 6)) == \
         "6 or 10 at +40: spin (tyres at 4 or more)"
@@ -427,7 +427,7 @@ def test_the_setup_in_words():
 
 def test_status_texts_are_short():
     from shared_rules.f1.car import Car
-    from companion import race_words
+    from companion.f1 import race_words
 
     car = Car(3)
     car.status, car.miss = PIT, 2

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from shared_rules.errors import RuleError
 
-from companion import ui_logic
-from companion.referee import turn
-from companion.referee.referee import Referee
+from companion.f1 import ui_logic
+from companion.f1 import turn
+from companion.f1.referee import Referee
 
 # Reasons the table adds on top of the rules: the rules engine alone would accept these.
 POLICY = (turn.OVER, turn.STILL, "last lap: that is the finish", "not the last lap yet", "no tactic card to play now")

@@ -9,8 +9,9 @@ import pytest
 from shared_rules.f1 import charts
 from shared_rules.f1.status import PIT
 
-from companion import storage, ui_logic
-from companion.referee.referee import Referee
+from companion import storage
+from companion.f1 import ui_logic
+from companion.f1.referee import Referee
 
 
 @pytest.fixture

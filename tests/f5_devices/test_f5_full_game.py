@@ -7,7 +7,7 @@ out exactly as the engine plays it alone with the same seed."""
 import os
 import time
 
-from companion.f5_referee import F5Referee
+from companion.f5.referee import F5Referee
 from companion.link_bridge import LinkBridge
 from companion.transport import CONNECTED, Transport
 from companion.transport.pyserial_backend import PyserialPorts

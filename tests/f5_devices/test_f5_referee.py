@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from companion.f5_referee import F5Referee
-from companion.referee.eventlog import LogError
+from companion.f5.referee import F5Referee
+from companion.eventlog import LogError
 from shared_rules.errors import RuleError
 from shared_rules.f5 import bot
 from shared_rules.f5.cards import FACE_DOWN, PIT_SIDE
@@ -133,7 +133,7 @@ def test_bad_setups_write_nothing(tmp_path):
     with pytest.raises(LogError):
         F5Referee.open(str(path))
     f1 = tmp_path / "f1.db"
-    from companion.referee.eventlog import EventLog
+    from companion.eventlog import EventLog
 
     EventLog(str(f1)).append({"t": "game", "game": "f1"})
     with pytest.raises(LogError):

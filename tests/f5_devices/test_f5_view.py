@@ -3,7 +3,7 @@ last turn in words (a pit stop never says which card went face down), the cars t
 
 import pytest
 
-from companion.f5_view import F5Form, F5Table, cards_markup, game_in_progress, new_game_path
+from companion.f5.view import F5Form, F5Table, cards_markup, game_in_progress, new_game_path
 from shared_rules.errors import RuleError
 from shared_rules.f5.cards import PIT_SIDE
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.link_bridge import LinkBridge
-from companion.referee.referee import Referee
+from companion.f1.referee import Referee
 from companion.transport import PortSource, Transport
 from shared_rules.errors import RuleError
 from shared_rules.f1 import car as f1car

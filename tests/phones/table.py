@@ -11,10 +11,11 @@ phones' server on loopback. A thread polls the link bridge as the app's Clock do
 import threading
 import time
 
-from companion import storage, ui_logic
+from companion import storage
+from companion.f1 import ui_logic
 from companion.link_bridge import LinkBridge
 from companion.phones import table as phone_table
-from companion.referee.referee import Referee
+from companion.f1.referee import Referee
 from companion.transport import Transport
 from companion.virtual import VirtualPorts
 from tests.link.harness import FAST

@@ -21,7 +21,7 @@ import time
 import tracemalloc
 
 from companion.link_bridge import LinkBridge
-from companion.referee.referee import Referee
+from companion.f1.referee import Referee
 from companion.transport import CONNECTED, Transport
 from companion.transport.pyserial_backend import PyserialPorts
 from shared_rules.errors import RuleError
@@ -75,7 +75,7 @@ class TableError(AssertionError):
 
 # Allocations that are the game itself (the referee's log and its race) or the test's own helpers: left out
 # when measuring whether the tablet's machinery (transport, link sessions, bridge) grows.
-NOT_MACHINERY = ("*/companion/referee/*", "*/shared_rules/f1/*", "*/tests/*", "<frozen *>", "*/tracemalloc.py")
+NOT_MACHINERY = ("*/companion/f1/*", "*/companion/eventlog.py", "*/companion/taken.py", "*/shared_rules/f1/*", "*/tests/*", "<frozen *>", "*/tracemalloc.py")
 
 
 def tablet_heap_kb():

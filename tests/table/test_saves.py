@@ -15,8 +15,8 @@ import sqlite3
 
 import pytest
 
-from companion.referee.eventlog import LogError
-from companion.referee.referee import Referee
+from companion.eventlog import LogError
+from companion.f1.referee import Referee
 from firmware import restore, store
 from tests.table.table import Table
 

@@ -9,7 +9,7 @@ game events so far), so an event from an earlier turn, repeated or late, is neve
 Cars without a player and the bots (the seats a solo player filled) are played by the tablet itself:
 `auto_move()` plays one such turn, the screen calls it at its own pace so the overtakes can be watched.
 
-The log (companion.referee.eventlog, SQLite, append-only) holds the setup, then every move as the engine's
+The log (companion.eventlog, SQLite, append-only) holds the setup, then every move as the engine's
 event, and the pairings: reopening it replays the same game exactly (all chance comes from the seed).
 """
 
@@ -21,8 +21,8 @@ from shared_rules.f5 import bot
 from shared_rules.f5.cards import CAR_NAMES, CARS
 from shared_rules.f5.game import PIT, RACE, Game
 
-from companion.referee.eventlog import EventLog, LogError, open_saved
-from companion.referee.taken import TakenEvents
+from companion.eventlog import EventLog, LogError, open_saved
+from companion.taken import TakenEvents
 
 GAME = "f5"
 

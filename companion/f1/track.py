@@ -3,7 +3,7 @@
 import json
 import os
 
-DEFAULT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tracks", "1962.json")
+DEFAULT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tracks", "1962.json")
 
 
 class TrackError(ValueError):

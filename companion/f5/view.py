@@ -1,4 +1,4 @@
-"""What the Formula 5 screens show and do, without Kivy (the screens in companion/f5_app.py only draw this).
+"""What the Formula 5 screens show and do, without Kivy (the screens in companion/f5/screens.py only draw this).
 
 F5Form is the setup: for each of the five cars, who plays it (a dashboard, a bot, or nobody: the car then
 plays the top card of the deck). F5Table is the table: the five columns by position, each car's speed, who is
@@ -13,8 +13,8 @@ import time
 from shared_rules.errors import RuleError
 from shared_rules.f5.cards import CAR_NAMES, CARS, PIT_SIDE, colour
 
-from companion.f5_referee import F5Referee
-from companion.referee.eventlog import LogError
+from companion.f5.referee import F5Referee
+from companion.eventlog import LogError
 
 ROLES = ("dashboard", "bot", "none")
 ROLE_TEXT = {"dashboard": "Player with a dashboard", "bot": "Bot", "none": "No player (plays the deck)"}

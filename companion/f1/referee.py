@@ -19,10 +19,10 @@ from shared_rules.f1.race import Race
 from shared_rules.f1.replay import replay_one
 from shared_rules.link import schema
 
-from companion.referee import turn
-from companion.referee.eventlog import EventLog, LogError, open_saved
-from companion.referee.taken import TakenEvents
-from companion.referee.track import Track, TrackError
+from companion.f1 import turn
+from companion.eventlog import EventLog, LogError, open_saved
+from companion.taken import TakenEvents
+from companion.f1.track import Track, TrackError
 
 GAME = "f1"
 
@@ -190,7 +190,7 @@ class Referee:
         self._tell(ev, seat, visited_from, source_seat)
         return ev
 
-    # The table's own decisions. Each is checked against the turn model first (companion/referee/turn.py):
+    # The table's own decisions. Each is checked against the turn model first (companion/f1/turn.py):
     # token=None means "now" (tests, scripts); a token from the screen that is no longer the table's is refused
     # with turn.Stale, and an action the model withholds with its reason. Either way nothing changes.
 

@@ -3,9 +3,9 @@
 The Kivy screens (companion/companion.kv, companion/app.py) only bind widgets to these presenters. Every
 action returns a short message for the table; a refused action changes nothing (the referee guarantees it).
 
-The race screen is a view of the turn model (companion/referee/turn.py): RaceView.actions() says which actions
+The race screen is a view of the turn model (companion/f1/turn.py): RaceView.actions() says which actions
 are live now and gives each the token to send back, so that a double tap or a tap from a stale screen is
-refused ("already done") instead of acting twice. The words are in companion/race_words.py.
+refused ("already done") instead of acting twice. The words are in companion/f1/race_words.py.
 """
 
 from shared_rules.errors import RuleError
@@ -14,11 +14,11 @@ from shared_rules.f1.cards import card_text
 from shared_rules.f1.race import COLOURS, MAX_LAPS, MAX_PLAYERS, MIN_LAPS, MIN_PLAYERS
 from shared_rules.f1.status import FINISHED, OUT, SPUN
 
-from companion import race_words
-from companion.race_words import variant_text  # noqa: F401  (the screens' name for a variant's words)
-from companion.referee import turn
-from companion.referee.referee import Referee
-from companion.referee.track import Track, TrackError
+from companion.f1 import race_words
+from companion.f1.race_words import variant_text  # noqa: F401  (the screens' name for a variant's words)
+from companion.f1 import turn
+from companion.f1.referee import Referee
+from companion.f1.track import Track, TrackError
 
 # Car colours on screen (RGBA), and a text colour readable on each.
 RGBA = {
@@ -47,14 +47,14 @@ class SetupForm:
         self.names = ["Player %d" % (i + 1) for i in range(MAX_PLAYERS)]
         self.laps = 3
         self.rules = 0
-        self.track_path = None  # None: the 1962 board (companion/tracks/1962.json)
+        self.track_path = None  # None: the 1962 board (companion/f1/tracks/1962.json)
 
     def track_files(self):
         """The 1962 board first, then any other track file shipped or put in the data folder's tracks/."""
         import glob
         import os
 
-        from companion.referee.track import DEFAULT
+        from companion.f1.track import DEFAULT
         from companion.storage import data_dir
 
         found = sorted(glob.glob(os.path.join(os.path.dirname(DEFAULT), "*.json")))

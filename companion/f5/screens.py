@@ -7,7 +7,7 @@ follow; a player's turn waits for their dashboard. Before the first turn the pai
 with Formula 1) gives each player's car a dashboard: the Picos plugged in go to the players' cars by themselves,
 in car order, as they appear; every other player's car gets a virtual dashboard (the real firmware) served to
 its player's phone, or deliberately one on this tablet's screen, which then shows that hand to the table.
-What the table screen shows comes from companion/f5_view.py; no hand is ever shown here, except on a virtual
+What the table screen shows comes from companion/f5/view.py; no hand is ever shown here, except on a virtual
 dashboard that was put on this tablet on purpose.
 """
 
@@ -25,10 +25,11 @@ from kivy.uix.screenmanager import Screen
 from shared_rules.errors import RuleError
 from shared_rules.f5.cards import CAR_NAMES, CARS
 
-from companion import f5_view, storage
+from companion import storage
 from companion import virtual as virtual_mod
-from companion.f5_referee import F5Referee
-from companion.referee.eventlog import LogError
+from companion.f5 import view as f5_view
+from companion.f5.referee import F5Referee
+from companion.eventlog import LogError
 from companion.transport import CONNECTED
 
 AUTO_S = 0.8  # a turn the tablet plays, every this often

@@ -262,7 +262,7 @@ class F5Controller:
         box.clear_widgets()
         self.oleds = {}
         for car, dev in wanted:
-            one = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(220), spacing=dp(2))
+            one = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(240), spacing=dp(2))  # the OLED at 2x
             one.add_widget(Label(text=self.ref.names_[car] + " (on this tablet)", size_hint_y=None, height=dp(28),
                                  font_size=sp(17), color=f5_view.RGBA[CAR_NAMES[car]]))
             dash = VirtualDash()

@@ -46,6 +46,10 @@ TARGETS = (
      lambda v, r: v <= 16),
     ("companion.tap_to_screen_ms_p99", "a tap on the race screen to the frame showing its result, p99 (ms)", "≤ 50",
      lambda v, r: v <= 50),
+    ("phone.tap_to_canvas_ms_p99", "a tap on a phone's page to its canvas showing the new frame, 6 phones at once, "
+     "loopback, p99 (ms)", "≤ 50", lambda v, r: v <= 50),
+    ("phone.reconnect_s", "the tablet restarted to every phone's page showing its dashboard again (s)", "≤ 2",
+     lambda v, r: v <= 2),
     ("table.identical", "full 5-lap, 6-player race played again from its seed under faults ends identical on "
      "every dashboard, save, the table and its log", "= 1", lambda v, r: v == 1),
     ("table.fault_kinds", "kinds of fault injected in that run (cable, dashboard kill, tablet kill, damaged save, "

@@ -9,6 +9,7 @@ Navigation: Back (Escape, Android's Back) goes back one screen; leaving a race, 
 quitting are asked first; nothing quits without asking.
 """
 
+import importlib
 import os
 import threading
 import time
@@ -17,14 +18,13 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.properties import NumericProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.button import Button
+from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kivy.uix.textinput import TextInput
-from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.widget import Widget
 
 from shared_rules.errors import RuleError
@@ -32,6 +32,7 @@ from shared_rules.errors import RuleError
 from companion import storage, theme, ui_logic
 from companion import virtual as virtual_mod
 from companion.link_bridge import LinkBridge
+from companion.phones.seats import PHONE, TABLET  # the server and QR codes are imported when there are phones
 from companion.referee.eventlog import LogError
 from companion.referee import turn
 from companion.referee.referee import Referee
@@ -125,6 +126,7 @@ class CompanionApp(App):
         self.saved_path = None
         self.first_frame = None  # set when the setup screen has been drawn once (cold start figure)
         self.f5 = None  # while Formula 5 is chosen: its screens' controller (companion/f5_app.py)
+        self.phones = None  # the phones' web server (companion/phones), with virtual dashboards to serve
 
     # ---- life cycle ---------------------------------------------------------------------------------
     def build(self):
@@ -170,8 +172,23 @@ class CompanionApp(App):
     def _drawn(self, *_):
         self.first_frame = time.monotonic()  # the first frame of the setup screen is on the screen
         Window.unbind(on_flip=self._drawn)
+        if self._phones_possible():  # the phones' server (aiohttp) loads meanwhile, not before the first frame
+            threading.Thread(target=lambda: importlib.import_module("companion.phones.table"), daemon=True).start()
+
+    def _phones_possible(self):
+        return self.ports is not None and hasattr(self.ports, "virtual")
+
+    def need_phones(self):
+        """The phones' server, made when the first game opens (where virtual dashboards can run at all)."""
+        if self.phones is None and self._phones_possible():
+            from companion.phones.table import Phones
+
+            self.phones = Phones(self.ports)
+        return self.phones
 
     def on_stop(self):
+        if self.phones is not None:
+            self.phones.stop()  # first: the pages are left to reconnect to this game when it is resumed
         if self.f5 is not None:
             self.f5.close()
         if self.transport is not None:
@@ -357,8 +374,9 @@ class CompanionApp(App):
             return
         ref = self.ref
         for dev in ref.pairs.values():
-            if dev.startswith("virtual-"):
+            if virtual_mod.is_virtual(dev):
                 self._virtual(dev)
+        self.sync_phones()  # the same addresses on the same port: the phones find their seats again
         self.show("race")
 
     def ask_new_game(self):
@@ -375,10 +393,12 @@ class CompanionApp(App):
         self.ref = self.view = None
         if self.bridge is not None:
             self.bridge.attach(None)
+        self.close_dashboards()
         self.came_from.clear()
         self.show(then)
 
     def _open(self, ref, path):
+        self.close_dashboards()  # an earlier game's virtual dashboards are never this game's
         self.ref, self.path = ref, path
         self.view = ui_logic.RaceView(ref, self.bridge)
         self.bridge.attach(ref)
@@ -388,79 +408,201 @@ class CompanionApp(App):
         self.picker = "speed"
         self.car_rows = []
         self.choices_sig = None
+        if self.need_phones() is not None:
+            self.phones.open_game(storage.dashboards_dir(path))
+
+    def close_dashboards(self):
+        """The open game's virtual dashboards stop and its phones are told; their state stays with it."""
+        if self.ports is not None and hasattr(self.ports, "virtual"):
+            self.ports.stop()
+        if self.phones is not None:
+            self.phones.close_game()
 
     # ---- pairing ---------------------------------------------------------------------------------------
+    # One pairing screen for both games: each seat (a Formula 1 car, a Formula 5 player's car) gets a Pico, or
+    # a virtual dashboard served to its player's phone (the default: a QR code and an address on its card), or
+    # deliberately one on this tablet's screen, which the whole table can see.
+    def _pairing(self):
+        """The open game's referee and its seats: [(seat, name, colour name, rgba, ink)]."""
+        if self.f5 is not None:
+            return self.f5.ref, self.f5.pairing_seats()
+        race = self.ref.race
+        return self.ref, [(seat, race.names[seat], colour, ui_logic.RGBA[colour], ui_logic.INK[colour])
+                          for seat, colour in enumerate(race.colours)]
+
+    def _game_path(self):
+        return self.f5.path if self.f5 is not None else self.path
+
+    def _virtual_dev(self, seat):
+        return ("f5-virtual-%d" if self.f5 is not None else "virtual-%d") % (seat + 1)
+
     def _virtual(self, dev):
         if self.ports is None or not hasattr(self.ports, "add"):
             return None
-        return self.ports.add(storage.dashboards_dir(self.path), dev)
+        return self.ports.add(storage.dashboards_dir(self._game_path()), dev)
+
+    def _place(self, seat):
+        return self.phones.place(seat) if self.phones is not None else TABLET
+
+    def sync_phones(self):
+        """Serve to phones the seats placed on one that have no Pico (their dashboard, once it runs)."""
+        if self.phones is None or not self.phones.ready():
+            return
+        from companion.phones.table import rgb_hex
+
+        ref, seats = self._pairing()
+        served = []
+        for seat, name, colour, rgba, _ink in seats:
+            dev = ref.pairs.get(seat)
+            if self._place(seat) == PHONE and (dev is None or virtual_mod.is_virtual(dev)):
+                running = dev if dev is not None and dev in self.ports.virtual else None
+                served.append((seat, running, name, colour, rgb_hex(rgba)))
+        self.phones.sync(served)
 
     def refresh_pairing(self, force=False):
         ids = self.screen("pairing").ids
-        found = self.bridge.dashboards()
-        sig = (tuple(found), tuple(sorted(self.ref.pairs.items())), self.chosen_dev)
+        ref, seats = self._pairing()
+        found = [(dev, status) for dev, status in self.bridge.dashboards() if not virtual_mod.is_virtual(dev)]
+        places = tuple(self._place(seat) for seat, *_ in seats)
+        online = tuple(self.phones.connected(seat) if self.phones is not None else 0 for seat, *_ in seats)
+        sig = (tuple(found), tuple(sorted(ref.pairs.items())), self.chosen_dev, places, online)
         if sig == self.found_sig and not force:
             return
         self.found_sig = sig
+        ids.go.text = "%s: the cars without a Pico get their dashboards on the phones (or here)" % (
+            "Start" if self.f5 is not None else "Race")
         ids.found.clear_widgets()
+        names = {s: n for s, n, *_ in seats}
         for dev, status in found:
-            seat = self.ref.seat_of(dev)
-            label = "%s  (%s)%s" % (dev, status, "  -> %s" % self.ref.race.names[seat] if seat is not None else "")
-            b = ToggleButton(text=label, font_size=sp(22), size_hint_y=None, height=dp(64),
-                             state="down" if dev == self.chosen_dev else "normal", group="dash")
+            seat = ref.seat_of(dev)
+            label = "%s  (%s)%s" % (dev, status, "  -> %s" % names[seat] if seat in names else "")
+            b = ToggleRaceButton(text=label, group="dash", size_hint_y=None, height=theme.touch(self.scale),
+                                 font_size=theme.font(theme.BODY, self.scale),
+                                 state="down" if dev == self.chosen_dev else "normal")
             b.bind(on_release=lambda w, dev=dev: self.choose_dashboard(dev))
             ids.found.add_widget(b)
-        if not found:
-            ids.found.add_widget(Label(text="None plugged in yet: plug one in, or use virtual ones.",
-                                       size_hint_y=None, height=dp(64)))
+        notes = [] if found else [("No Pico plugged in yet: plug one in, or play on phones.", theme.MUTED)]
+        if self.phones is not None and self.phones.problem:
+            notes.append((self.phones.problem, theme.BAD))
+        for text, colour in notes:
+            ids.found.add_widget(_wrapped(text, color=colour, size_hint_y=None, height=theme.touch(self.scale)))
         ids.seats.clear_widgets()
-        race = self.ref.race
-        for seat, name in enumerate(race.names):
-            row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(8))
-            colour = race.colours[seat]
-            give = Button(text="%s  %s" % (colour.upper(), name), font_size=sp(24), bold=True,
-                          background_normal="", background_color=ui_logic.RGBA[colour], color=ui_logic.INK[colour])
-            give.bind(on_release=lambda w, seat=seat: self.give(seat))
-            row.add_widget(give)
-            row.add_widget(Label(text=self.ref.pairs.get(seat) or "no dashboard", size_hint_x=0.6))
-            v = Button(text="Virtual", font_size=sp(22), size_hint_x=0.4)
-            v.bind(on_release=lambda w, seat=seat: self.give_virtual(seat))
-            row.add_widget(v)
-            row.seat_button, row.virtual_button = give, v
-            ids.seats.add_widget(row)
+        for (seat, name, colour, rgba, ink), online_now in zip(seats, online, strict=True):
+            ids.seats.add_widget(self._seat_card(ref, seat, name, colour, rgba, ink, online_now))
+
+    def _seat_card(self, ref, seat, name, colour, rgba, ink, online):
+        def space(n):
+            return theme.space(n, self.scale)
+
+        def font(n):
+            return theme.font(n, self.scale)
+
+        card = BoxLayout(orientation="vertical", size_hint_y=None, height=space(296), spacing=space(3),
+                         padding=space(4))
+        _paint(card, theme.PANEL)
+        give = RaceButton(text="%s  %s" % (colour.upper(), name), tone=rgba, color=ink, size_hint_y=None,
+                          height=space(56))
+        give.bind(on_release=lambda w: self.give(seat))
+        card.add_widget(give)
+        dev = ref.pairs.get(seat)
+        other = None
+        if dev is not None and not virtual_mod.is_virtual(dev):
+            card.add_widget(_wrapped("Pico %s\n(%s)" % (dev, self.bridge.status.get(dev, "lost"))))
+        elif self._place(seat) == PHONE and self.phones is not None and self.phones.ready():
+            from companion.phones.qr import qr_texture
+
+            url = self.phones.address(seat)
+            card.add_widget(Image(texture=qr_texture(url), size_hint_y=None, height=space(124), fit_mode="contain"))
+            card.add_widget(_wrapped(url, font_size=font(theme.SMALL - 1), size_hint_y=None, height=space(40)))
+            card.add_widget(_wrapped("phone connected" if online else "scan with the player's phone",
+                                     font_size=font(theme.SMALL), size_hint_y=None, height=space(24),
+                                     color=theme.GO if online else theme.MUTED))
+            other = RaceButton(text="Show it on this tablet instead", font_size=font(theme.SMALL + 1), bold=False,
+                               size_hint_y=None, height=space(48))
+            other.bind(on_release=lambda w: self.give_virtual(seat))
+        elif not virtual_mod.available():
+            card.add_widget(_wrapped("Needs a Pico: this tablet cannot run virtual dashboards (nor phones)",
+                                     color=theme.WARN))
+        else:
+            card.add_widget(_wrapped("On this tablet's screen: everyone at the table sees its cards",
+                                     color=theme.WARN))
+            if self.phones is not None and self.phones.ready():
+                other = RaceButton(text="Use a phone", font_size=font(theme.SMALL + 1), bold=False,
+                                   size_hint_y=None, height=space(48))
+                other.bind(on_release=lambda w: self.give_phone(seat))
+        if other is not None:
+            card.add_widget(other)
+        card.seat_button, card.virtual_button, card.seat = give, other, seat
+        return card
 
     def choose_dashboard(self, dev):
         self.chosen_dev = None if self.chosen_dev == dev else dev
         self.refresh_pairing(force=True)
 
     def give(self, seat):
+        """The dashboard chosen in the list (a Pico) goes to this seat; a virtual one the seat had is stopped."""
         msg = self.screen("pairing").ids.pair_message
+        ref, seats = self._pairing()
         if self.chosen_dev is None:
             msg.text = "Tap a dashboard first, then the car it belongs to."
             return
-        self.ref.pair(seat, self.chosen_dev)
+        old = ref.pairs.get(seat)
+        ref.pair(seat, self.chosen_dev)
         info = self.bridge.seen.get(self.chosen_dev) or {}
         if info.get("snapshot") is not None:
-            self.ref.reconcile(seat, info["snapshot"])
+            ref.reconcile(seat, info["snapshot"])
+        if old is not None and virtual_mod.is_virtual(old) and self.ports is not None:
+            self.ports.remove(old)
         self.bridge.push()
-        msg.text = "%s now drives with dashboard %s" % (self.ref.race.names[seat], self.chosen_dev)
+        names = {s: n for s, n, *_ in seats}
+        msg.text = "%s now drives with dashboard %s" % (names[seat], self.chosen_dev)
         self.chosen_dev = None
+        self.sync_phones()
         self.refresh_pairing(force=True)
 
-    def give_virtual(self, seat):
-        dev = "virtual-%d" % (seat + 1)
+    def give_virtual(self, seat, place=None):
+        """A virtual dashboard for this seat, started now: on this tablet's screen (chosen deliberately: the
+        table sees its cards) unless place says phone."""
+        msg = self.screen("pairing").ids.pair_message
+        ref, seats = self._pairing()
+        dev = ref.pairs.get(seat)
+        if dev is None or not virtual_mod.is_virtual(dev):
+            dev = self._virtual_dev(seat)
         if self._virtual(dev) is None:
-            self.screen("pairing").ids.pair_message.text = "Virtual dashboards need the micropython command."
+            msg.text = "Virtual dashboards need the micropython command."
             return
-        self.ref.pair(seat, dev)
+        if self.phones is not None and self.phones.seats is not None:
+            self.phones.set_place(seat, place or TABLET)
+        if ref.pairs.get(seat) != dev:
+            ref.pair(seat, dev)
         self.bridge.push()
+        if (place or TABLET) == TABLET:
+            names = {s: n for s, n, *_ in seats}
+            msg.text = "%s's dashboard is on this tablet: everyone at the table can see its cards." % names[seat]
+        self.sync_phones()
         self.refresh_pairing(force=True)
+
+    def give_phone(self, seat):
+        """Back to the phone (the default): its QR code again; a dashboard already running stays the same."""
+        self.phones.set_place(seat, PHONE)
+        self.screen("pairing").ids.pair_message.text = ""
+        self.sync_phones()
+        self.refresh_pairing(force=True)
+
+    def give_the_rest(self):
+        """Every seat still without a dashboard gets a virtual one where it was placed (a phone by default)."""
+        if not virtual_mod.available():
+            return
+        ref, seats = self._pairing()
+        for seat, *_ in seats:
+            if seat not in ref.pairs:
+                self.give_virtual(seat, place=self._place(seat))
 
     def start_race(self):
-        if virtual_mod.available():
-            for seat in range(len(self.ref.race.cars)):
-                if seat not in self.ref.pairs:
-                    self.give_virtual(seat)
+        if self.f5 is not None:
+            self.f5.begin()
+            return
+        self.give_the_rest()
         self.show("race")
 
     # ---- the race ---------------------------------------------------------------------------------------
@@ -486,14 +628,14 @@ class CompanionApp(App):
     def tick(self, _dt):
         if self.bridge is None:
             return
-        n = self.bridge.poll()
+        self.bridge.poll()
         if self.f5 is not None:
             self.f5.tick(_dt)
             return
         if self.ref is None:
             return
-        if self.sm.current == "pairing" and n:
-            self.refresh_pairing()
+        if self.sm.current == "pairing":
+            self.refresh_pairing()  # redrawn only when a dashboard or a phone came or went
         elif self.sm.current == "race":
             if self.bridge.errors:
                 self.screen("race").ids.message.text = self.bridge.errors.pop()
@@ -748,7 +890,8 @@ class CompanionApp(App):
         ids = self.screen("race").ids
         virtual = getattr(self.ports, "virtual", {}) if self.ports is not None else {}
         seat = self.view.active()
-        wanted = [r for r in rows if r["dev"] and r["dev"] in virtual]
+        on_phones = self.phones.on_phones() if self.phones is not None else set()  # private: never drawn here
+        wanted = [r for r in rows if r["dev"] and r["dev"] in virtual and r["dev"] not in on_phones]
         devs = [r["dev"] for r in wanted]
         if self.dash_dev not in devs:
             mine = [r["dev"] for r in wanted if r["seat"] == seat]
@@ -975,6 +1118,13 @@ class CompanionApp(App):
         finally:
             self.root.canvas.before.remove(bg)
         return path
+
+
+def _wrapped(text, **kw):
+    """A centred label that wraps to its width (a seat card's or the Pico column's)."""
+    label = Label(text=text, halign="center", valign="middle", **kw)
+    label.bind(size=lambda w, v: setattr(w, "text_size", v))
+    return label
 
 
 def when_text(last_played):

@@ -127,7 +127,9 @@ def dashboards_agree(app):
     return bool(ref.pairs) and not app.transport.pending()
 
 
-def setup_and_pair(d, players=3):
+def setup_and_pair(d, players=3, on_tablet=1):
+    """Setup, then pairing: the first `on_tablet` cars' dashboards on the tablet's screen (their players have no
+    hardware and chose it), the rest on phones (the default)."""
     app = d.app
     ids = app.screen("setup").ids
     yield lambda: app.bridge is not None
@@ -143,9 +145,10 @@ def setup_and_pair(d, players=3):
     yield tap(ids.start)
     yield lambda: app.sm.current == "pairing"
     d.note("roll", app.screen("pairing").ids.roll.text)
-    rows = list(reversed(app.screen("pairing").ids.seats.children))
-    yield tap(rows[0].virtual_button)  # the first car's player has no hardware: a virtual dashboard
-    yield lambda: any(dev == "virtual-1" for dev, _s in app.bridge.dashboards())
+    for seat in range(on_tablet):
+        rows = list(reversed(app.screen("pairing").ids.seats.children))  # the cards are rebuilt by each tap
+        yield tap(rows[seat].virtual_button)  # "Show it on this tablet instead": a virtual dashboard here
+        yield lambda seat=seat: any(dev == "virtual-%d" % (seat + 1) for dev, _s in app.bridge.dashboards())
     d.shot("2-pairing")
     yield tap(app.screen("pairing").ids.go)  # the rest get virtual ones too
     yield lambda: app.sm.current == "race"
@@ -600,7 +603,7 @@ def sizes(d):
         d.shot("setup-6p-%dx%d" % (w, h))
     Window.size = SIZES[0]
     yield 0.3
-    yield from setup_and_pair(d, players=6)
+    yield from setup_and_pair(d, players=6, on_tablet=6)
     ids = race_ids(app)
     yield app.ready
     yield tap(speed_button(app, fastest=True))

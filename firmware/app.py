@@ -15,7 +15,6 @@ from micropython import const
 from shared_rules.f1 import car as f1car
 
 from firmware import board as b
-from firmware import store
 from firmware.buttons import Buttons
 from firmware.display import Display
 from firmware.screens import render
@@ -89,6 +88,8 @@ class App:
         self.dirty = 0
         self.fold_now = 0
         self.saving = 1
+        from firmware import store  # loaded by the first save, after the first frame (the boot is quicker)
+
         try:
             for _ in store.steps(self.board.state_path, data):
                 await asyncio.sleep_ms(0)
@@ -250,9 +251,10 @@ class App:
         # main.py collected every few KB while the modules loaded; from here on collections wait for the pauses
         # between presses (gc_task): one in the middle of a press doubled its time. The threshold is a safety net
         # for a long burst of presses with no pause.
+        gc.threshold(-1)
+        self.refresh()  # the saved state on screen first: the power-on's wait ends here
         gc.collect()
         gc.threshold(max(gc.mem_free() // 2, _GC_MIN_SPARE))
-        self.refresh()
         self.settle()
         asyncio.create_task(self.link_task())
         asyncio.create_task(self.tick_task())

@@ -173,3 +173,14 @@ def test_new_instructions_with_an_empty_pile_deals_nothing(dash):
     whole = ["New", "Instructions.", "Extra tactic", "card from the", "discard pile.", "Miss one move."]
     assert rows[0] == "PIT CARD" and rows[1:7] == whole, d.screen()
     assert d.car()["hand"] == hand and d.car()["miss"] == 1
+
+
+def test_a_finished_car_is_offered_a_new_race(dash):
+    # The main screen of a car that has finished offered "OK:START TURN", a turn it can never have.
+    d = saved_car(dash(), status="finished", laps_left=0).start()
+    rows = d.rows()
+    assert rows[0].startswith("FINISHED") and rows[7] == "OK:NEW RACE", rows
+    d.tap("OK")
+    assert d.rows()[0].startswith("NEW RACE") and d.big(48, 16, 2) == " 3"  # the laps of the race it finished
+    d.tap("UP", "OK")
+    assert d.car()["status"] == "racing" and d.car()["laps_left"] == 4 and len(d.car()["hand"]) == 5

@@ -93,6 +93,7 @@ def test_the_boot_reads_the_journal_tag_the_journal_writes(tmp_path):
     j.append("c1", "lap", {})
     j.close()
     assert restore.read_journal(path, 7) == [["c1", "lap", {}]]
+    assert restore.MAGIC == store.MAGIC  # the save's tag too, spelled in restore.py for a quicker boot
 
 
 

@@ -66,6 +66,7 @@ class Buttons:
         self.state = 0  # debounced levels
         self.long_done = 0  # bits: LONG already reported for this press
         self.muted = 0  # bits: held since before we started looking; silent until released
+        self.bounced = 0  # bits: a reversal ignored as bounce, not undone yet
         now = time.ticks_ms()
         self.edge = [time.ticks_add(now, -debounce_ms)] * count  # time of the last accepted edge
         self.next_repeat = [now] * count
@@ -84,10 +85,27 @@ class Buttons:
                 self.state &= ~bit
                 self.edge[i] = now
             return
-        if bool(down) == bool(self.state & bit) or time.ticks_diff(now, self.edge[i]) < self.debounce_ms:
-            return  # no change, or a bounce (the levels, read after, catch a real change it hides)
+        same = bool(down) == bool(self.state & bit)
+        if time.ticks_diff(now, self.edge[i]) < self.debounce_ms:
+            # Within the bounce time of the last edge taken: a reversal is bounce if an edge undoes it within that time
+            # too; if not, it was real (a press and its release latched together during an erase) and is taken
+            # later, by the levels or by the button's next edge.
+            if same:
+                self.bounced &= ~bit
+            else:
+                self.bounced |= bit
+            return
+        if same:
+            if not self.bounced & bit:
+                return  # no change
+            self._take(i, not down, now)  # the reversal was real, and this edge undoes it: both happened
+        self._take(i, down, now)
+
+    def _take(self, i, down, now):
+        bit = 1 << i
         self.edge[i] = now
         self.state ^= bit
+        self.bounced &= ~bit
         if down:
             self.long_done &= ~bit
             self.next_repeat[i] = time.ticks_add(now, _REPEAT_DELAY_MS)

@@ -22,8 +22,10 @@ $(STUBS): $(STAMP)
 		micropython-rp2-rpi-pico-stubs==1.29.0.post1 micropython-stdlib-stubs==1.29.0.post2
 	touch $@
 
+# `make run PORT=/dev/ttyACM0` (or PORT="/dev/rfcomm0 /dev/ttyUSB0"): those ports are scanned too, whatever
+# their USB id (a Pico behind another adapter, a Bluetooth serial port, the emulator's pty).
 run: $(STAMP)
-	$(BIN)/python -m companion
+	$(BIN)/python -m companion $(foreach p,$(PORT),--port $(p))
 
 test: $(STAMP) $(STUBS)
 	$(BIN)/ruff check .
@@ -45,6 +47,9 @@ $(STL): hardware/enclosure.scad
 	openscad --hardwarnings -o $(basename $@).tmp.stl $< && mv $(basename $@).tmp.stl $@
 
 # Flash one dashboard over USB: `make flash` (mpremote finds the Pico) or `make flash PORT=/dev/ttyACM0`.
+# The OLED driver (ssd1306) comes from micropython-lib with mip: internet once. Offline: `make flash INDEX=DIR`,
+# DIR holding ssd1306.py or a local mip index (README, "Flashing"). tools/flash.py says what failed and why.
 .PHONY: flash
 flash: $(STAMP)
-	$(BIN)/python tools/flash.py $(if $(PORT),--port $(PORT))
+	@echo "make flash: the Pico on USB$(if $(PORT), at $(PORT)), and the ssd1306 driver from $(if $(INDEX),$(INDEX),micropython-lib's index online (internet; offline: make flash INDEX=DIR))"
+	$(BIN)/python tools/flash.py $(if $(PORT),--port $(PORT)) $(if $(INDEX),--index $(INDEX))

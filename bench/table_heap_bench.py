@@ -35,12 +35,9 @@ SAME = ("dashboards", "table", "results")
 
 class HeapTable(Table):
     def result(self):
-        # Table.result() power-cycles every dashboard: ask first whether each is still the one started, its
-        # process alive and its viewer channel open (a restarted app would have left it).
-        for s in self.seats:
-            d = s.dash
-            if d.proc.poll() is not None or not d.reader.is_alive():
-                raise RuntimeError("dashboard %s restarted or died during the race" % s.dev)
+        restarted = self.restarted()  # before Table.result() power-cycles every dashboard
+        if restarted:
+            raise RuntimeError("dashboards %s restarted or died during the race" % ", ".join(restarted))
         return super().result()
 
 

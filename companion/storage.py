@@ -72,3 +72,149 @@ def game_in_progress():
     finally:
         ref.close()
     return None if over else (path, None)
+
+
+# ---- the saved games list ------------------------------------------------------------------------------------
+
+class SavedGame:
+    """One saved game as the list shows it. `path` is for opening and deleting it, never for showing: the words
+    are in text(). `error` is "" for a game that opens, else why it cannot (the rest is then what could be read).
+    """
+
+    __slots__ = ("path", "game", "players", "round", "last_played", "finished", "error")
+
+    def __init__(self, path, game, players, round, last_played, finished, error=""):
+        self.path = path
+        self.game = game  # "F1" or "F5"
+        self.players = players  # names, in seat order
+        self.round = round  # the round being played, or once finished the number of rounds played
+        self.last_played = last_played  # seconds since the epoch (the last write to the game)
+        self.finished = finished
+        self.error = error
+
+    def __repr__(self):
+        return "SavedGame(%s, %r, round %s, %s%s)" % (self.game, self.players, self.round,
+                                                       "finished" if self.finished else "in progress",
+                                                       ", " + self.error if self.error else "")
+
+    def title(self):
+        game = {"F1": "Formula 1", "F5": "Formula 5"}.get(self.game, "A game")
+        who = ", ".join(self.players) if self.players else "players unknown"
+        return "%s: %s" % (game, who)
+
+    def text(self):
+        """One line for the list: the game, its players, how far it got, when it was last played."""
+        when = time.strftime("%d %b %H:%M", time.localtime(self.last_played)) if self.last_played else "?"
+        if self.error:
+            state = "cannot be opened: %s" % self.error
+        elif self.finished:
+            state = "finished after %d round%s" % (self.round, "" if self.round == 1 else "s")
+        else:
+            state = "round %d, in progress" % self.round
+        return "%s. %s. Last played %s." % (self.title(), state, when)
+
+
+def _last_played(path):
+    """The game's last write: SQLite in WAL mode writes its -wal file first, the main file only at checkpoints."""
+    times = []
+    for p in (path, path + "-wal"):
+        try:
+            times.append(os.path.getmtime(p))
+        except OSError:
+            pass
+    return max(times) if times else 0
+
+
+def _without_path(message, path):
+    return str(message).replace(path, "this saved game").replace(os.path.basename(path), "this saved game")
+
+
+_cache = {}  # path -> ((mtime, size of the file and its -wal), SavedGame): a game unchanged is not replayed
+
+
+def _signature(path):
+    sig = []
+    for p in (path, path + "-wal"):
+        try:
+            st = os.stat(p)
+            sig.append((st.st_mtime_ns, st.st_size))
+        except OSError:
+            sig.append(None)
+    return tuple(sig)
+
+
+def _read_f1(path):
+    ref = Referee.open(path)
+    try:
+        race = ref.race
+        return "F1", list(race.names), (race.round - 1 if race.game_over else race.round), bool(race.game_over)
+    finally:
+        ref.close()
+
+
+def _read_f5(path):
+    from companion.f5_referee import F5Referee
+
+    ref = F5Referee.open(path)
+    try:
+        g = ref.game
+        players = [ref.names()[car] for car in range(len(ref.names())) if g.is_player(car)] or ref.names()
+        return "F5", players, g.round, bool(g.over)
+    finally:
+        ref.close()
+
+
+def saved_game(path, game):
+    """The SavedGame for one file (game "F1" or "F5"); a damaged one carries its error and nothing more."""
+    sig = _signature(path)
+    hit = _cache.get(path)
+    if hit is not None and hit[0] == sig:
+        return hit[1]
+    try:
+        game, players, rnd, finished = (_read_f1 if game == "F1" else _read_f5)(path)
+        error = ""
+    except LogError as e:
+        players, rnd, finished, error = [], 0, False, _without_path(e, path)
+    except Exception as e:  # noqa: BLE001  (a file the app did not write: named in the list, nothing else breaks)
+        players, rnd, finished, error = [], 0, False, _without_path("not a saved game (%s)" % e, path)
+    sg = SavedGame(path, game, players, rnd, _last_played(path), finished, error)
+    _cache[path] = (sig, sg)
+    return sg
+
+
+def saved_games(folder=None):
+    """Every saved game (Formula 1 and Formula 5), newest first, read afresh at every call. `folder` is the data
+    folder (default data_dir())."""
+    folder = folder or data_dir()
+    found = []
+    for sub, game in (("games", "F1"), ("f5-games", "F5")):
+        d = os.path.join(folder, sub)
+        try:
+            names = sorted(n for n in os.listdir(d) if n.endswith(".db"))
+        except OSError:
+            continue
+        found += [saved_game(os.path.join(d, n), game) for n in names]
+    found.sort(key=lambda g: (g.last_played, g.path), reverse=True)
+    return found
+
+
+def delete_saved_game(path):
+    """Delete one saved game and whatever belongs to it (its SQLite side files, its virtual dashboards' saves).
+    Refuses anything that is not a saved game (a .db file in a games folder). Returns True if something went."""
+    import shutil
+
+    real = os.path.realpath(path)
+    if not real.endswith(".db") or os.path.basename(os.path.dirname(real)) not in ("games", "f5-games"):
+        raise ValueError("not a saved game")
+    gone = False
+    for p in (real, real + "-wal", real + "-shm", real + "-journal"):
+        try:
+            os.remove(p)
+            gone = True
+        except FileNotFoundError:
+            pass
+    dash = real[:-3] + ".dash"
+    if os.path.isdir(dash):
+        shutil.rmtree(dash, ignore_errors=True)
+    _cache.pop(path, None)
+    return gone

@@ -2,14 +2,21 @@
 
 The Kivy screens (companion/companion.kv, companion/app.py) only bind widgets to these presenters. Every
 action returns a short message for the table; a refused action changes nothing (the referee guarantees it).
+
+The race screen is a view of the turn model (companion/referee/turn.py): RaceView.actions() says which actions
+are live now and gives each the token to send back, so that a double tap or a tap from a stale screen is
+refused ("already done") instead of acting twice. The words are in companion/race_words.py.
 """
 
 from shared_rules.errors import RuleError
 from shared_rules.f1 import cards, charts
-from shared_rules.f1.card_texts import card_text
+from shared_rules.f1.cards import card_text
 from shared_rules.f1.race import COLOURS, MAX_LAPS, MAX_PLAYERS, MIN_LAPS, MIN_PLAYERS
-from shared_rules.f1.status import FINISHED, OUT, PIT, SPUN
+from shared_rules.f1.status import FINISHED, OUT, SPUN
 
+from companion import race_words
+from companion.race_words import variant_text  # noqa: F401  (the screens' name for a variant's words)
+from companion.referee import turn
 from companion.referee.referee import Referee
 from companion.referee.track import Track, TrackError
 
@@ -24,13 +31,12 @@ RGBA = {
 }
 INK = {"yellow": (0, 0, 0, 1), "orange": (0, 0, 0, 1), "green": (1, 1, 1, 1), "red": (1, 1, 1, 1),
        "black": (1, 1, 1, 1), "blue": (1, 1, 1, 1)}
-VARIANTS = (
-    (charts.FREE_40, "FREE_40", "Braking 40 mph is free"),
-    (charts.RESTART_80, "RESTART_80", "Spun cars restart up to 80"),
-    (charts.REDRAW, "REDRAW", "Used tactic card is redrawn"),
-    (charts.WORN_OUT, "WORN_OUT", "Fully worn car is out"),
-)
-STATUS_TEXT = {SPUN: "SPUN OFF", PIT: "IN PIT", FINISHED: "FINISHED", OUT: "OUT"}
+# The variants for the setup screen: (flag, short title, the sentence a player would say), no code names.
+VARIANTS = tuple((flag, race_words.variant_title(flag), race_words.variant_text(flag))
+                 for flag in (charts.FREE_40, charts.RESTART_80, charts.REDRAW, charts.WORN_OUT))
+STATUS_TEXT = race_words.STATUS_WORDS
+SpeedOption = turn.SpeedOption
+Action = turn.Action
 
 
 class SetupForm:
@@ -141,7 +147,15 @@ def chart_row(over, dice):
 
 
 class RaceView:
-    """The race screen's presenter over one Referee (and its link bridge, for the link status)."""
+    """The race screen's presenter over one Referee (and its link bridge, for the link status).
+
+    Reading: rows(), phase(), actions(), speed_options(), hold_options(), block_options(), status_line(),
+    last_roll_text(), pit_card_text(), announcements(), over(), results(), tie_notes().
+    Doing: set_speed, hold, roll_corner, block, play_card, pit, lap, end_turn, undo, each with token=None: the
+    token of the action as it was shown (view.actions()[name].token); a stale one changes nothing and sets
+    view.message to "already done" (or why it is out of date). None means "now" (a dashboard, a test).
+    Every doing method returns the logged event, or None if refused (view.message then says why).
+    """
 
     def __init__(self, ref, bridge=None):
         self.ref = ref
@@ -149,8 +163,8 @@ class RaceView:
         self.corner = 0
         self.lane = 0
         self.band = 0
-        self.last_roll = None  # {"dice", "pen", "title", "row", "seat"} of the latest corner
-        self.last_pit = None  # (name, pit card text)
+        self.last_roll = None  # {"dice", "pen", "title", "row", "seat", "outcome", "token"} of the latest corner
+        self.last_pit = None  # (name, pit card text) of the latest pit stop
         self.message = ""
         self.special = 0  # use the special tyres (pit card) on the next band
         self.answered = set()  # decisions (by position) whose "is the track clear?" has been answered
@@ -161,20 +175,18 @@ class RaceView:
         return self.ref.race
 
     def rows(self):
-        """Every car in turn order, with what the table may see (never the hand's cards)."""
+        """Every car in turn order, with what the table may see (never the hand's cards). Names are whole: the
+        screen shortens them to fit."""
         race = self.race
         out = []
         for seat, car in enumerate(race.cars):
             colour = race.colours[seat]
             dev, link = self.bridge.link_of(seat) if self.bridge is not None else (None, "none")
             misses = sum(1 for _r, s in race.skipped if s == seat)
-            status = STATUS_TEXT.get(car.status, "")
-            if car.miss:
-                status = ("%s  MISS %d" % (status, car.miss)).strip()
             out.append({
                 "seat": seat, "name": race.names[seat], "colour": colour, "rgba": RGBA[colour], "ink": INK[colour],
                 "speed": car.speed, "tyre": car.tyre, "brake": car.brake, "laps_left": car.laps_left,
-                "cards": len(car.hand), "status": status, "missed": misses,
+                "cards": len(car.hand), "status": race_words.status_words(car), "missed": misses,
                 "active": int(seat == race.seat and not race.game_over), "dev": dev, "link": link,
             })
         return out
@@ -189,6 +201,64 @@ class RaceView:
         seat = self.active()
         return None if seat is None else self.race.cars[seat]
 
+    def over(self):
+        """True once the race is over: every race action is then unavailable, and the results are final."""
+        return bool(self.race.game_over)
+
+    def rounds(self):
+        """The round being played, or once the race is over the number of rounds it had."""
+        race = self.race
+        return race.round - 1 if race.game_over else race.round
+
+    def phase(self):
+        """Where the turn stands: "speed", "move", "corners", "pit", "finish", "end", or "over"."""
+        return self.ref.phase()
+
+    def token(self):
+        return self.ref.token()
+
+    def actions(self):
+        """{name: Action(live, reason, token)} for "speed", "hold", "corner", "block", "pit", "lap", "finish",
+        "card", "end_turn", "undo": exactly what the referee accepts now. "corner" is for the band chosen with
+        pick(). "card" tells whether the hand holds a card the rules allow now: keep it off the shared screen
+        (the hand is secret; cards are played on the dashboards)."""
+        offer = dict(self.ref.actions())
+        corner = offer["corner"]
+        if corner.live and (self.corner, self.band) in turn.bands_taken(self.ref):
+            offer["corner"] = Action("corner", False, self._band_taken_reason(), corner.token)
+        return offer
+
+    def _band_taken_reason(self):
+        name = self.corner_names()[self.corner]
+        if self.bands() > 1:
+            return "%s band %d is already rolled for: choose the next band" % (name, self.band + 1)
+        return "%s is already rolled for in this move" % name
+
+    def speed_options(self):
+        """The speed picker: always the speedometer's speeds 0 to 160 in steps of 20, in that order, each a
+        SpeedOption(v, live, reason, cost, spins, confirm). The cost is what the tap would cost ("brake 2 tyre 1",
+        "SPIN", or "" for nothing); a speed that spins the car has confirm=True. Worked out by trying each speed
+        on a copy of the car, so the picker follows the rules. (Good Carburettor is played on the dashboard.)"""
+        car = self.active_car()
+        if car is None:
+            return turn.speed_options(None, over=True)
+        return turn.speed_options(car)
+
+    def hold_options(self):
+        """A car blocked in the pit or on a spin-off point: the speeds it may dial while waiting (all 9 places)."""
+        car = self.active_car()
+        if car is None:
+            return turn.hold_options(None, over=True)
+        return turn.hold_options(car)
+
+    def block_options(self):
+        """A blocked car: the blocker's speeds it may be brought to, all 9 places; a slower blocker's speed is
+        forced (cost shown, or SPIN), a faster one's is the optional raise (note "optional"), within +60."""
+        car = self.active_car()
+        if car is None:
+            return turn.block_options(None, over=True)
+        return turn.block_options(car, still=car.speed_set and not turn.moves_on(self.ref))
+
     def corner_names(self):
         return [name for name, _bands in self.ref.track.corners]
 
@@ -200,13 +270,22 @@ class RaceView:
         return len(self.ref.track.corners[self.corner][1])
 
     def pick(self, corner=None, lane=None, band=None):
+        """Choose the band to roll for. Choosing a corner whose first band is already rolled for this move goes to
+        its next band (the car crossing two bands of one corner)."""
         if corner is not None and 0 <= corner < len(self.ref.track.corners):
             self.corner, self.band, self.lane = corner, 0, 0
+            taken = turn.bands_taken(self.ref)
+            while (corner, self.band) in taken and self.band + 1 < self.bands():
+                self.band += 1
         if band is not None and 0 <= band < self.bands():
             self.band = band
             self.lane = min(self.lane, len(self.lanes()) - 1)
         if lane is not None and 0 <= lane < len(self.lanes()):
             self.lane = lane
+
+    def bands_taken(self):
+        """[(corner, band)] already rolled for in this move."""
+        return sorted(turn.bands_taken(self.ref))
 
     def safety(self):
         return self.ref.corner_safety(self.corner, self.lane, self.band)
@@ -240,37 +319,148 @@ class RaceView:
 
     def hold_choices(self):
         """Blocked in the pit or on a spin-off point: the speeds the car may dial while waiting."""
-        car = self.active_car()
-        if car is None or car.speed_set or car.status not in (SPUN, PIT):
-            return []
-        return [v for v in range(0, charts.HOLD_SPEED + 1, charts.STEP) if v >= car.speed]
+        return [o.v for o in self.hold_options() if o.live]
 
     def speed_choices(self):
-        car = self.active_car()
-        if car is None or car.speed_set:
-            return []
-        try:
-            return list(car.speed_choices(0))
-        except RuleError:
-            return []
+        """The speeds the picker offers live now (see speed_options for all of them)."""
+        return [o.v for o in self.speed_options() if o.live]
 
     def history_lines(self):
         return [history_text(self.race.names, e) + ("" if live else "   (undone)") for e, live in self.ref.history()]
 
+    # ---- what just happened ------------------------------------------------------------------
+    def _turn_events(self):
+        return turn.this_turn(self.ref) if not self.race.game_over else []
+
+    def last_roll_text(self):
+        """The latest band of this turn in words ("Corner 4: threw 1 + 2. 3 or 11 at +40: spin"); "" once the
+        turn has changed (a new player's turn starts with a clear table) or the roll was undone."""
+        for ev in reversed(self._turn_events()):
+            if ev.get("t") == "corner":
+                where = ev.get("where")
+                names = self.corner_names()
+                name = names[where[0]] if isinstance(where, list) and where and 0 <= where[0] < len(names) else ""
+                return race_words.corner_words(ev, name)
+        return ""
+
+    def last_dice(self):
+        """This turn's latest dice ([] if none thrown, or the turn has changed)."""
+        for ev in reversed(self._turn_events()):
+            if ev.get("t") == "corner":
+                return list(ev.get("dice") or [])
+        return []
+
+    def pit_card_text(self):
+        """The pit card drawn this turn, or "" (a new turn clears it)."""
+        for ev in reversed(self._turn_events()):
+            if ev.get("t") == "pit":
+                return card_text(ev.get("pit"))
+        return ""
+
+    def announcements(self):
+        """What just happened, in words, oldest first: moves missed since the last turn, and this turn's tactic
+        cards (from a dashboard too), pit cards and speeds kept."""
+        race = self.race
+        names = race.names
+        out = []
+        if not race.game_over:
+            for seat in self._missed_since_last_turn():
+                out.append(race_words.missed_words(names[seat], race.cars[seat].miss))
+        for ev in self._turn_events():
+            who = names[ev["seat"]] if isinstance(ev.get("seat"), int) else "?"
+            t = ev.get("t")
+            if t == "card" or (t == "speed" and ev.get("card")):
+                out.append(race_words.card_words(who, ev))
+            elif t == "pit":
+                out.append(race_words.pit_words(who, ev))
+        return out
+
+    def _missed_since_last_turn(self):
+        """Seats whose moves were missed between the previous turn played and this one."""
+        race = self.race
+        prev = None
+        for ev in reversed(self.ref.stack):
+            if ev.get("t") == "end":
+                prev = ev.get("seat")
+                break
+        if not isinstance(prev, int):
+            return []
+        prev_round = race.round if prev < race.seat else race.round - 1
+        return [s for r, s in race.skipped if (prev_round, prev) < (r, s) < (race.round, race.seat)]
+
+    def status_line(self):
+        """What the table reads now: what just happened, then whose turn it is and what is left to do."""
+        return " ".join(["%s." % a for a in self.announcements()] + [self._now_text()])
+
+    def _now_text(self):
+        race = self.race
+        if race.game_over:
+            return self._over_text()
+        seat = race.seat
+        car = race.cars[seat]
+        who = "%s (%s)" % (race.names[seat], race.colours[seat])
+        head = "Round %d. " % race.round
+        ph = self.phase()
+        if ph == "speed":
+            limit = ""
+            if car.fixed:
+                limit = ": pit card, starting speed %d" % car.fixed
+            elif car.cap:
+                limit = ": after the spin, up to %d" % car.cap
+            return head + "%s to play: set the speed (%d now%s)." % (who, car.speed, limit)
+        if ph == "move":
+            return head + "%s at %d mph: move the car." % (who, car.speed)
+        if ph == "corners":
+            return head + "%s at %d mph: the next band, the line, or End turn." % (who, car.speed)
+        if ph == "pit":
+            return head + "%s in the pit: End turn." % who
+        if ph == "finish":
+            return head + "%s has finished: End turn (the round is played out)." % who
+        if car.status == SPUN:
+            return head + "%s spun off: End turn." % who
+        return head + "%s waits at %d: End turn." % (who, car.speed)
+
+    def _over_text(self):
+        race = self.race
+        n = self.rounds()
+        winners = [race.names[s] for s in race.winners()]
+        if not winners:
+            return "Race over after %d round%s." % (n, "" if n == 1 else "s")
+        if len(winners) == 1:
+            return "Race over after %d rounds: %s wins." % (n, winners[0])
+        return "Race over after %d rounds: a dead heat, %s." % (n, race_words._and(winners))
+
     def results(self):
-        """[(place, name, colour, text)] from first to last."""
+        """[(place, name, colour, text)] from first to last; a tied car's text says how the tie was broken."""
         race = self.race
         out = []
-        for place, seat in race.results():
+        order = race.results()
+        for place, seat in order:
             car = race.cars[seat]
             if car.status == FINISHED:
                 text = "finished, %d spaces over the line" % max(race.over[seat], 0)
+                level = [s for _p, s in order if s != seat and race.cars[s].status == FINISHED
+                         and race.over[s] == race.over[seat]]
+                if level:
+                    faster = [race.names[s] for s in level if race.cars[s].speed < car.speed]
+                    same = [race.names[s] for s in level if race.cars[s].speed == car.speed]
+                    text += " at %d mph" % car.speed
+                    if same:
+                        text += "; dead heat with %s" % race_words._and(same)
+                    elif faster:
+                        text += "; ahead of %s on speed" % race_words._and(faster)
+                    else:
+                        text += "; behind on speed"
             elif car.status == OUT:
                 text = "out of the race"
             else:
                 text = "%d lap%s to go" % (car.laps_left, "" if car.laps_left == 1 else "s")
             out.append((place, race.names[seat], race.colours[seat], text))
         return out
+
+    def tie_notes(self):
+        """How ties were broken, one sentence each ([] if there was none): see docs/rules.md, decision 10."""
+        return race_words.tie_notes(self.race)
 
     # ---- doing ---------------------------------------------------------------------------------
     def _do(self, fn, done_text):
@@ -288,8 +478,8 @@ class RaceView:
         seat = self.active()
         return self.race.names[seat] if seat is not None else ""
 
-    def set_speed(self, v):
-        return self._do(lambda: self.ref.set_speed(v), "%s: speed %d" % (self._who(), v))
+    def set_speed(self, v, token=None):
+        return self._do(lambda: self.ref.set_speed(v, token=token), "%s: speed %d" % (self._who(), v))
 
     def superb_question(self):
         """Superb Driving works "providing the track is clear": when a dashboard has just played it, the table
@@ -315,10 +505,11 @@ class RaceView:
             self.message = "%s: the track is not clear; Superb Driving back in the hand" % who
         return ev
 
-    def hold(self, v):
-        return self._do(lambda: self.ref.hold(v), "%s waits, blocked, at %d" % (self._who(), v))
+    def hold(self, v, token=None):
+        return self._do(lambda: self.ref.hold(v, token=token), "%s waits, blocked, at %d" % (self._who(), v))
 
-    def roll_corner(self, special=None):
+    def roll_corner(self, special=None, token=None):
+        """Roll for the band chosen with pick() (once a move: the same band again is refused)."""
         if special is None:
             special = self.use_special()
         car = self.active_car()
@@ -327,7 +518,8 @@ class RaceView:
             return None
         seat, speed, who = self.active(), car.speed, self._who()
         safety = self.safety()
-        ev = self._do(lambda: self.ref.corner(safety, special), "")
+        where = (self.corner, self.band, self.lane)
+        ev = self._do(lambda: self.ref.corner(safety, special, token=token, where=where), "")
         if ev is None:
             return None
         over = speed - safety
@@ -342,48 +534,56 @@ class RaceView:
             row = chart_row(over, dice)
         title = "%d + %d" % tuple(dice) if dice else "no throw"
         self.last_roll = {"dice": dice, "pen": pen, "title": title, "row": row, "seat": seat,
-                          "outcome": outcome_text(pen)}
+                          "outcome": outcome_text(pen), "words": self.last_roll_text()}
         self.message = "%s, %s: %s" % (who, self.corner_names()[self.corner], outcome_text(pen))
         self.special = 0
         return ev
 
-    def block(self, v):
-        return self._do(lambda: self.ref.block(v), lambda ev: "%s blocked: speed %d%s" % (
+    def block(self, v, token=None):
+        return self._do(lambda: self.ref.block(v, token=token), lambda ev: "%s blocked: speed %d%s" % (
             self._who(), v, ", spun" if ev["pen"][0] else ""))
 
-    def pit(self):
+    def play_card(self, code, clear=1, token=None):
         who = self._who()
-        ev = self._do(self.ref.pit, "")
+        return self._do(lambda: self.ref.play_card(code, clear, token=token),
+                        lambda ev: race_words.card_words(who, ev))
+
+    def pit(self, token=None):
+        who = self._who()
+        ev = self._do(lambda: self.ref.pit(token=token), "")
         if ev is not None:
             text = card_text(ev["pit"])
             self.last_pit = (who, text)
             self.message = "%s in the pit: %s" % (who, text)
         return ev
 
-    def lap(self, over=0):
+    def lap(self, over=0, token=None):
+        """The car crossed the line; on its last lap that is the finish, `over` spaces past it."""
         car = self.active_car()
         final = car is not None and car.laps_left == 1
         who = self._who()
-        ev = self._do(lambda: self.ref.lap(over), "")
+        ev = self._do(lambda: self.ref.lap(over, token=token), "")
         if ev is not None:
             self.message = ("%s FINISHED, %d spaces over the line" % (who, over)) if final else (
                 "%s: lap, %d to go" % (who, self.race.cars[ev["seat"]].laps_left))
         return ev
 
-    def end_turn(self):
+    def end_turn(self, token=None):
+        """End the turn. With no speed set the car keeps its speed, and the message says so."""
         who = self._who()
-        ev = self._do(self.ref.end_turn, "")
+        ev = self._do(lambda: self.ref.end_turn(token=token), "")
         if ev is not None:
             nxt = self.active()
-            self.message = "%s's turn ended. %s" % (
-                who, ("Next: %s" % self.race.names[nxt]) if nxt is not None else "The race is over.")
+            same = ("%s keeps the same speed, %d. " % (who, ev["same"])) if "same" in ev else ""
+            self.message = "%s%s's turn ended. %s" % (
+                same, who, ("Next: %s" % self.race.names[nxt]) if nxt is not None else self._over_text())
+            self.last_roll = None
+            self.last_pit = None
         return ev
 
-    def undo(self):
-        def go():
-            return self.ref.undo()
-
-        ev = self._do(go, lambda ev: "Undone: %s" % history_text(self.race.names, ev))
+    def undo(self, token=None):
+        ev = self._do(lambda: self.ref.undo(token=token),
+                      lambda ev: "Undone: %s" % history_text(self.race.names, ev))
         if ev is not None:
             self.last_roll = None
         return ev

@@ -2,7 +2,7 @@
 #     make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/firmware/manifest.py
 # Frozen modules run from flash; the .mpy files `make flash` copies are loaded into RAM (heap) on import.
 # Paths are relative to this file. tests/firmware/test_manifest.py checks every module below exists and that
-# every module in firmware/ is either frozen here or listed in HOST_ONLY.
+# every module in firmware/ is either frozen here or listed in HOST_ONLY. tools/flash.py copies the same list.
 
 metadata(description="Formula 1 dashboard for the Raspberry Pi Pico", version="0.1.0")
 
@@ -18,8 +18,10 @@ require("ssd1306")
 # (tests/rules/test_portability.py), so a module the dashboard starts to import later is already there.
 package("shared_rules", base_path="..")
 
-# Never frozen: the unix port's stand-in board (sockets; board.make_board() imports it only off the Pico).
-HOST_ONLY = ("board_host.py",)
+# Never frozen, never copied by `make flash` (tools/flash.py copies what this file freezes): the unix port's
+# stand-in board (sockets; board.make_board() imports it only off the Pico), and the link run on its own, which
+# the tests and the bench start on the unix port (`micropython firmware/link_main.py`).
+HOST_ONLY = ("board_host.py", "link_main.py")
 
 # main.py is frozen inside the package, as firmware/main.py (`import firmware.main` starts the dashboard),
 # never as a top-level main.py: MicroPython runs a frozen main.py ahead of the filesystem's /main.py, so the
@@ -38,7 +40,6 @@ package(
         "f5_ui.py",
         "journal.py",
         "link.py",
-        "link_main.py",
         "main.py",
         "pins.py",
         "restore.py",

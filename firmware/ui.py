@@ -3,12 +3,10 @@
 # `host.changed(turn_end)` (the car changed: save, push the state), `host.post(name, args)` (an event for
 # the tablet), `host.linked()` (1 while the tablet is there; else the dashboard plays standalone) and
 # `host.solo()` (standalone play's own dice and piles).
-import gc
-import sys
 import time
 from micropython import const
 
-from shared_rules.errors import RuleError, text
+from shared_rules.errors import RuleError
 from shared_rules.f1 import car as f1car
 from shared_rules.f1 import cards, charts
 
@@ -77,20 +75,11 @@ _NO_PENALTY = const(16)
 
 
 def say(n, table=_TEXTS):
-    """Line n of a table of texts: _TEXTS here, firmware/screens.py's own there (errors.text reads it)."""
-    return text(table, n)
-
-
-def card_texts(codes):
-    """What these cards say (a tactic card's name, a pit card's text), as a list. Read from
-    shared_rules.f1.card_texts, imported for this moment only and dropped again: the texts are not resident."""
-    gc.collect()  # its code is placed in a clean heap, not among a press's garbage (as App.solo does)
-    from shared_rules.f1 import card_texts
-
-    said = list(map(card_texts.card_text, codes))
-    del sys.modules[card_texts.__name__]
-    delattr(sys.modules["shared_rules.f1"], "card_texts")  # the package holds its submodules too
-    return said
+    """Line n of a table of texts: _TEXTS here, firmware/screens.py's own there."""
+    start = 0
+    for _ in range(n):
+        start = table.index("\n", start) + 1
+    return table[start : table.index("\n", start)]
 
 
 class Ui:
@@ -179,7 +168,7 @@ class Ui:
                     raise RuleError("ui", "NO CARDS")
                 self.back_to = _MAIN if mode == _SPEED else mode
                 self.choices = tuple(self.car.hand)  # a copy: the hand changes as a card is played
-                self.names = card_texts(self.choices)  # read once: browsing the hand loads no texts
+                self.names = [cards.card_text(code) for code in self.choices]
                 self.mode_until = time.ticks_add(now, _HAND_HIDE_MS)
                 self._go(_HAND)
             elif key == _OK:
@@ -248,7 +237,7 @@ class Ui:
             host.changed(0)
             host.post("card", {"card": code})
             text = say(_MOVE) % spaces if spaces else say(_ANY_SPEED)
-            self.message(card_texts((code,))[0].upper()[:16], text, now, then)
+            self.message(cards.card_text(code).upper()[:16], text, now, then)
         elif mode == _MENU:
             self._menu(self.cursor, now)
         elif mode == _CORNER:
@@ -299,7 +288,7 @@ class Ui:
             code = self.host.solo().pit(c)
             self.host.changed(0)
             title = "PIT CARD"
-            said = card_texts([code] + c.hand[n:])  # the pit card, then the tactic card it dealt if any
+            said = [cards.card_text(card) for card in [code] + c.hand[n:]]  # the pit card, and the card it dealt
             text = said[0]
             if len(said) > 1:  # New Instructions: name the card dealt (the hand stays hidden)
                 title = text[: text.find(".")].upper()
@@ -334,9 +323,9 @@ class Ui:
         elif name == "pit":
             code = get("card")
             if code in cards.PIT_CARDS:
-                self.message("PIT CARD", card_texts((code,))[0], now)
+                self.message("PIT CARD", cards.card_text(code), now)
         elif name == "deal":
-            self.message("CARD DEALT", card_texts((str(get("card")),))[0] or "?", now)
+            self.message("CARD DEALT", cards.card_text(str(get("card"))) or "?", now)
         elif name == "turn" and get("on") and self.car.my_turn and self.mode == _MAIN:
             self.open_speed(0)
         elif name == "turn" and get("on") and not self.car.my_turn:

@@ -12,13 +12,3 @@ class RuleError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-def text(table, n):
-    """Line n of a table of texts, one a line. The rules keep their longer messages so: a string constant of its
-    own is a heap object of ~70 bytes on a Pico (up to 10 characters it is interned, and cheap); a line of a
-    table costs only its length."""
-    start = 0
-    for _ in range(n):
-        start = table.index("\n", start) + 1
-    return table[start : table.index("\n", start)]

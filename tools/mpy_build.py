@@ -24,20 +24,28 @@ def source_name(package, rel, filename):
     return ".".join(parts)
 
 
+def compile_module(src, target, out_root):
+    """Compile src into out_root/target with .mpy for .py (target: its path on the board, "firmware/app.py");
+    returns the .mpy's path."""
+    package, _, rest = target.replace(os.sep, "/").partition("/")
+    rel, _, filename = rest.rpartition("/")
+    out = os.path.join(out_root, target[:-3] + ".mpy")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    subprocess.run([mpy_cross(), "-o", out, "-s", source_name(package, rel, filename), src], check=True)
+    return out
+
+
 def compile_package(package_dir, out_root):
     """Compile every .py under package_dir into out_root/<package name>/... as .mpy. Returns the file count."""
     name = os.path.basename(os.path.normpath(package_dir))
     count = 0
     for folder, _dirs, files in os.walk(package_dir):
         rel = os.path.relpath(folder, package_dir)
-        dest = os.path.normpath(os.path.join(out_root, name, rel))
         for f in sorted(files):
             if not f.endswith(".py") or f == "manifest.py":  # a firmware-build file (freezing), not a module
                 continue
-            os.makedirs(dest, exist_ok=True)
-            src = os.path.join(folder, f)
-            out = os.path.join(dest, f[:-3] + ".mpy")
-            subprocess.run([mpy_cross(), "-o", out, "-s", source_name(name, rel, f), src], check=True)
+            target = os.path.normpath(os.path.join(name, rel, f))
+            compile_module(os.path.join(folder, f), target, out_root)
             count += 1
     return count
 

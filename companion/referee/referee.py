@@ -18,6 +18,7 @@ from shared_rules.f1.odds import corner_odds
 from shared_rules.f1.race import Race
 from shared_rules.f1.replay import replay_one
 
+from companion.referee import turn
 from companion.referee.eventlog import EventLog, LogError, open_saved
 from companion.referee.taken import TakenEvents
 from companion.referee.track import Track, TrackError
@@ -47,6 +48,8 @@ class Referee:
         self.entries = entries
         self.pairs = {}  # seat -> dashboard id
         self.stack = []  # the decisions in force: undone ones are left out
+        self.steps = []  # the type of every decision and undo in the log, in order: a token's step is an index
+        self._offer = None  # (step, {name: Action}): the turn model's offer, worked out once a step
         for entry in entries[1:]:
             self._take(entry)
         self.race = self._rebuild()
@@ -86,6 +89,8 @@ class Referee:
 
     def _take(self, entry):
         t = entry.get("t")
+        if t != "pair":
+            self.steps.append(t)
         if t == "undo":
             if not self.stack:
                 raise LogError("the game log undoes more than was done")
@@ -171,6 +176,10 @@ class Referee:
         what the dashboards must be told."""
         seat = self.race.seat
         visited_from = seat
+        if source_seat is not None and (self.race.game_over or source_seat != seat):
+            # A dashboard's event for a turn that has ended (the table ended it first, or a late resend).
+            raise turn.Stale("the race is over: nothing changed" if self.race.game_over
+                             else "already done: that turn has ended")
         self.race.do(ev)  # RuleError: refused, nothing changed, nothing logged
         try:
             self._record(ev, taken)
@@ -180,34 +189,85 @@ class Referee:
         self._tell(ev, seat, visited_from, source_seat)
         return ev
 
-    def set_speed(self, v, card=None):
+    # The table's own decisions. Each is checked against the turn model first (companion/referee/turn.py):
+    # token=None means "now" (tests, scripts); a token from the screen that is no longer the table's is refused
+    # with turn.Stale, and an action the model withholds with its reason. Either way nothing changes.
+
+    def token(self):
+        """The turn and step the table is at: the screen shows its actions with it and sends it back."""
+        race = self.race
+        return turn.Token(self.game_id, race.round, race.seat, len(self.steps))
+
+    def actions(self):
+        """{name: turn.Action}: what the rules allow now (worked out once a step)."""
+        step = len(self.steps)
+        if self._offer is None or self._offer[0] != step:
+            self._offer = (step, turn.actions(self))
+        return self._offer[1]
+
+    def phase(self):
+        return turn.phase(self)
+
+    def _check(self, name, token):
+        turn.check(self, name, token, self.actions())
+
+    def set_speed(self, v, card=None, token=None):
+        if card is None:
+            self._check("speed", token)
+        elif token is not None and turn.stale_reason(self, token, "speed"):
+            raise turn.Stale(turn.stale_reason(self, token, "speed"))
         return self._act({"t": "speed", "seat": self.race.seat, "v": v, "card": card})
 
-    def hold(self, v):
+    def hold(self, v, token=None):
+        self._check("hold", token)
         return self._act({"t": "hold", "seat": self.race.seat, "v": v})
 
-    def corner(self, safety, special=0):
-        return self._act({"t": "corner", "seat": self.race.seat, "safety": safety, "special": special})
+    def corner(self, safety, special=0, token=None, where=None):
+        """A band crossed: `where` = (corner, band, lane) on the track, so that a band is rolled for once a move."""
+        self._check("corner", token)
+        ev = {"t": "corner", "seat": self.race.seat, "safety": safety, "special": special}
+        if where is not None:
+            where = [int(x) for x in where]
+            if (where[0], where[1]) in turn.bands_taken(self):
+                raise RuleError("corner", "that band is already rolled for in this move: choose the next band")
+            ev["where"] = where  # kept in the log beside the decision; the rules do not read it
+        ev["mph"] = self.race.cars[self.race.seat].speed  # the speed the band was taken at (for the words)
+        return self._act(ev)
 
-    def block(self, v):
+    def block(self, v, token=None):
+        self._check("block", token)
         return self._act({"t": "block", "seat": self.race.seat, "v": v})
 
-    def play_card(self, code, clear=1):
+    def play_card(self, code, clear=1, token=None):
+        self._check("card", token)
         return self._act({"t": "card", "seat": self.race.seat, "card": code, "clear": clear})
 
-    def lap(self, over=0):
+    def lap(self, over=0, token=None):
+        car = self.race.cars[self.race.seat] if self.race.seat >= 0 else None
+        self._check("finish" if car is not None and car.laps_left == 1 else "lap", token)
         return self._act({"t": "lap", "seat": self.race.seat, "over": over})
 
-    def pit(self):
+    def pit(self, token=None):
+        self._check("pit", token)
         return self._act({"t": "pit", "seat": self.race.seat})
 
-    def end_turn(self):
-        return self._act({"t": "end", "seat": self.race.seat})
+    def end_turn(self, token=None):
+        """End the turn. With no speed set, the car keeps its speed: that is logged as a speed decision of its own
+        (the returned event then has "same": the speed kept)."""
+        self._check("end_turn", token)
+        car = self.race.cars[self.race.seat]
+        same = None
+        if not car.speed_set:
+            same = car.speed
+            self._act({"t": "speed", "seat": self.race.seat, "v": same, "card": None, "same": 1})
+        ev = self._act({"t": "end", "seat": self.race.seat})
+        if same is not None:
+            ev = dict(ev, same=same)
+        return ev
 
-    def undo(self):
+    def undo(self, token=None):
         """Take back the last decision in force. Returns it."""
-        if not self.stack:
-            raise RuleError("undo", "nothing to undo")
+        self._check("undo", token)
         last = self.stack[-1]
         self._record({"t": "undo"})
         self.race = self._rebuild()

@@ -1,4 +1,6 @@
-"""Desktop backend: USB serial ports through pyserial, dashboards picked by their USB id."""
+"""Desktop backend: USB serial ports through pyserial, dashboards picked by their USB id, and any port named."""
+
+import os
 
 import serial
 from serial.tools import list_ports
@@ -8,21 +10,35 @@ from companion.transport.base import READ_TIMEOUT_S, PortSource
 PICO_VID = 0x2E8A  # Raspberry Pi
 PICO_PID = 0x0005  # MicroPython's USB CDC on a Pico
 
+# Ports named on the command line (`python -m companion --port PATH`, `make run PORT=...`): every scan of this
+# app lists them too, whatever their USB id (a Pico behind another adapter, a Bluetooth serial port, a pty).
+NAMED_PORTS = []
+
 
 class PyserialPorts(PortSource):
-    """Ports whose USB id is a Pico running MicroPython; a port becomes a dashboard once it says hello.
+    """Ports whose USB id is a Pico running MicroPython, and the named ones; a port becomes a dashboard once it
+    says hello.
 
     list_ports() returns objects with .device, .vid and .pid (serial.tools.list_ports.comports by default);
-    ids lists the (vid, pid) pairs to accept.
+    ids lists the (vid, pid) pairs to accept; named: ports to list whatever their id (default NAMED_PORTS),
+    each while it exists (a path on the disk, or a port pyserial lists, e.g. COM5).
     """
 
-    def __init__(self, list_ports_fn=None, ids=((PICO_VID, PICO_PID),)):
+    def __init__(self, list_ports_fn=None, ids=((PICO_VID, PICO_PID),), named=None):
         self.list_ports = list_ports_fn or list_ports.comports
         self.ids = tuple(ids)
+        self.named = NAMED_PORTS if named is None else list(named)
 
     def scan(self):
-        ports = self.list_ports()
-        return {p.device: getattr(p, "description", "") for p in ports if (p.vid, p.pid) in self.ids}
+        ports = list(self.list_ports())
+        found = {p.device: getattr(p, "description", "") for p in ports if (p.vid, p.pid) in self.ids}
+        listed = {p.device for p in ports}
+        seen = {os.path.realpath(d) for d in found}  # a named symlink to a port already found is that port
+        for name in self.named:
+            if (name in listed or os.path.exists(name)) and os.path.realpath(name) not in seen:
+                found[name] = "named port"
+                seen.add(os.path.realpath(name))
+        return found
 
     def open(self, key):
         port = serial.Serial()

@@ -2,61 +2,15 @@
 # The Pico dashboard runs this for its own car; the tablet runs the same code for its mirror of each car,
 # so the two can never disagree on a rule. Every method checks everything before it changes anything.
 
-from shared_rules.errors import RuleError, text
+from shared_rules.errors import RuleError
 from shared_rules.f1 import cards, charts
-from shared_rules.f1.car_state import CarState, RACING, SPUN, PIT, FINISHED, OUT
-from shared_rules.f1.car_state import MAX_LAPS, STATUSES  # noqa: F401  (re-exported)
+from shared_rules.f1.car_state import CarState, MAX_LAPS  # noqa: F401  (MAX_LAPS re-exported)
+from shared_rules.f1.status import RACING, SPUN, PIT, FINISHED, OUT, STATUSES  # noqa: F401  (re-exported)
 
 try:
-    from micropython import const  # _UNDERSCORE constants vanish at compile time: no name, no dict entry
+    from micropython import const
 except ImportError:  # CPython: const(x) is just the int x
     const = int
-
-# The longer messages, one a line, numbered by the names below (see errors.text): a string constant of its own
-# would be a heap object of ~70 bytes on a Pico, a line here costs its length.
-_TEXTS = """\
-speed already set this turn
-only Good Carburettor is played with the speed
-speed must be 0 to 160 in steps of 20
-pit card: starting speed is %d
-Good Carburettor is for accelerating
-after a spin: at most %d
-at most +60 per turn
-Good Carburettor: at most 120
-only a car in the pit or spun off can wait
-waiting: speed up to 60
-only a moving car is blocked
-impossible penalty
-no laps left
-lap already counted this turn
-drive into the pit during a move
-last lap: no pit stop
-unknown pit card
-arguments must be a mapping
-card not in hand
-unknown command
-"""
-_SPEED_SET = const(0)
-_CARB_ONLY = const(1)
-_SPEED_RANGE = const(2)
-_PIT_START = const(3)
-_CARB_UP = const(4)
-_SPIN_CAP = const(5)
-_PLUS_60 = const(6)
-_CARB_120 = const(7)
-_WAIT_WHERE = const(8)
-_WAIT_SPEED = const(9)
-_BLOCK_MOVING = const(10)
-_BAD_PENALTY = const(11)
-_NO_LAPS = const(12)
-_LAP_COUNTED = const(13)
-_PIT_DURING_MOVE = const(14)
-_LAST_LAP = const(15)
-_UNKNOWN_PIT = const(16)
-_ARGS_NOT_DICT = const(17)
-_NOT_IN_HAND = const(18)
-_UNKNOWN_COMMAND = const(19)
-
 
 _MAX_INCREASE = const(60)  # "+60 per turn"
 _CARB_SPEED = const(120)  # Good Carburettor: "Accelerate immediately up to 120 mph"
@@ -71,18 +25,30 @@ class Car(CarState):
 
     # ---- setting the speedometer: at the start of a turn, while waiting blocked, when blocked ----
 
-    def speed_choices(self, carb=0):
-        """Every speed the player may dial now, ascending: up to +60, or the spin restart limit, or a pit start's
-        one speed; with Good Carburettor, any higher speed up to 120. Reductions that would spin are included:
-        the dashboard previews the spin and the player decides."""
+    def highest_speed(self, carb=0):
+        """The highest speed the player may dial now: +60 (up to 160), or the restart limit after a spin, or a pit
+        card's starting speed; with Good Carburettor 120 (or the present speed, if higher: then nothing)."""
         if carb:
-            return list(range(self.speed + charts.STEP, max(_CARB_SPEED, self.speed) + 1, charts.STEP))
+            return max(_CARB_SPEED, self.speed)
         if self.fixed:
-            return [self.fixed]
-        top = self.speed + _MAX_INCREASE
+            return self.fixed
+        top = min(self.speed + _MAX_INCREASE, charts.MAX_SPEED)
         if self.cap and top > self.cap:
             top = self.cap
-        return list(range(0, min(top, charts.MAX_SPEED) + 1, charts.STEP))
+        return top
+
+    def lowest_speed(self, carb=0):
+        """The lowest speed the player may dial now: as far down as the wear gauges can pay for, or a pit card's
+        starting speed; with Good Carburettor, 20 above the present speed."""
+        if carb:
+            return self.speed + charts.STEP
+        if self.fixed:
+            return self.fixed
+        return max(0, self.speed - charts.max_reduction(self.tyre, self.brake, self.rules))
+
+    def speed_choices(self, carb=0):
+        """Every speed the player may dial now, ascending. set_speed refuses any other and says why."""
+        return list(range(self.lowest_speed(carb), self.highest_speed(carb) + 1, charts.STEP))
 
     def braking_cost(self, new_speed):
         """Preview of a speed change: (brake points, tyre points, spins)."""
@@ -90,53 +56,64 @@ class Car(CarState):
 
     def set_speed(self, v, card=None):
         """The player's speed for this turn. With card="GC", Good Carburettor lifts the limit to 120.
-        Returns the braking cost paid: (brake, tyre, spins)."""
-        self._check_my_turn()
-        if self.speed_set:
-            raise RuleError("speed", text(_TEXTS, _SPEED_SET))
+        Returns the braking cost paid, as braking_cost gives it (its spins is 0: such a reduction is refused)."""
+        self._check_can_set_speed()
         carb = 0
         if card is not None:
             if card != cards.CARBURETTOR:
-                raise RuleError("card", text(_TEXTS, _CARB_ONLY))
+                raise RuleError("card", "only Good Carburettor is played with the speed")
             self.check_card(card)
             carb = 1
         if not charts.valid_speed(v):
-            raise RuleError("speed", text(_TEXTS, _SPEED_RANGE))
+            raise RuleError("speed", "speed must be 0 to 160 in steps of 20")
         if self.fixed and not carb and v != self.fixed:
-            raise RuleError("speed", text(_TEXTS, _PIT_START) % self.fixed)
+            raise RuleError("speed", "pit card: starting speed is %d" % self.fixed)
         if carb and v <= self.speed:
-            raise RuleError("card", text(_TEXTS, _CARB_UP))
-        if v not in self.speed_choices(carb):
-            if self.cap and not carb and v <= self.speed + _MAX_INCREASE:
-                raise RuleError("speed", text(_TEXTS, _SPIN_CAP) % self.cap)
-            raise RuleError("speed", text(_TEXTS, _PLUS_60 if not carb else _CARB_120))
+            raise RuleError("card", "Good Carburettor is for accelerating")
+        if v > self.highest_speed(carb):
+            if carb:
+                raise RuleError("speed", "Good Carburettor: at most 120")
+            if self.cap and v <= self.speed + _MAX_INCREASE:
+                raise RuleError("speed", "after a spin: at most %d" % self.cap)
+            raise RuleError("speed", "at most +60 per turn")
+        self._check_reduction(v)
         cost = self.braking_cost(v)
         if carb:
-            self.hand.remove(card)
-            self.card_used = 1
+            self.use_card(card)
         self.start_speed = self.speed
         self.speed_set = 1
         self.fixed = 0
         self.cap = 0
-        # The braking cost is paid like a corner penalty.
-        if cost[2]:
-            self.penalty(1, 0, 0)
-        else:
-            self.speed = v
-            self.penalty(0, cost[1], cost[0])
-            if v and (self.status == SPUN or self.status == PIT):
-                self.status = RACING  # moving off the spin-off point or out of the pit
+        self.speed = v
+        self.penalty(0, cost[1], cost[0])  # the braking cost is paid like a corner penalty
+        if v and (self.status == SPUN or self.status == PIT):
+            self.status = RACING  # moving off the spin-off point or out of the pit
         return cost
+
+    def _check_can_set_speed(self):
+        self._check_my_turn()
+        if self.speed_set:
+            raise RuleError("speed", "speed already set this turn")
+
+    def _check_reduction(self, v):
+        """A reduction the car cannot pay for is not a speed the player may dial: "tire wear ... reach its maximum
+        of 8 points. In this case speed may be reduced by 40 mph only" (the same for brakes at 5, 20 mph)."""
+        most = charts.max_reduction(self.tyre, self.brake, self.rules)
+        if self.speed - v <= most:
+            return
+        if most == charts.CHART_END:
+            raise RuleError("speed", "reduce speed by 100 mph at most: the chart ends there")
+        if charts.max_reduction(0, self.brake, self.rules) == most:
+            raise RuleError("speed", "brakes at %d: reduce speed by %d mph at most" % (self.brake, most))
+        raise RuleError("speed", "tyres at %d: reduce speed by %d mph at most" % (self.tyre, most))
 
     def hold(self, v):
         """Blocked in the pit or on a spin-off point: dial up to 60 without moving."""
-        self._check_my_turn()
-        if self.speed_set:
-            raise RuleError("speed", text(_TEXTS, _SPEED_SET))
+        self._check_can_set_speed()
         if self.status != SPUN and self.status != PIT:
-            raise RuleError("status", text(_TEXTS, _WAIT_WHERE))
+            raise RuleError("status", "only a car in the pit or spun off can wait")
         if not charts.valid_speed(v) or v < self.speed or v > charts.HOLD_SPEED:
-            raise RuleError("speed", text(_TEXTS, _WAIT_SPEED))
+            raise RuleError("speed", "waiting: speed up to 60")
         self.start_speed = self.speed
         self.speed = v
         self.speed_set = 1
@@ -144,14 +121,16 @@ class Car(CarState):
         self.cap = 0
 
     def force_speed(self, v):
-        """Blocking: the speedometer brought to the blocker's speed. Returns the braking cost."""
+        """Blocking: the speedometer brought to the blocker's speed. Returns the braking cost. A reduction forced on
+        the car that it cannot pay for spins it: "when a speed reduction of over 20 mph is demanded and there are no
+        brakes left" (and beyond the chart, or wear past a gauge's maximum: docs/rules.md, decisions 1 and 2)."""
         self._check_my_turn()
         if not charts.valid_speed(v):
-            raise RuleError("speed", text(_TEXTS, _SPEED_RANGE))
+            raise RuleError("speed", "speed must be 0 to 160 in steps of 20")
         if not self.speed_set or self.status != RACING:
-            raise RuleError("status", text(_TEXTS, _BLOCK_MOVING))
+            raise RuleError("status", "only a moving car is blocked")
         if v > self.speed and v - self.start_speed > _MAX_INCREASE:
-            raise RuleError("speed", text(_TEXTS, _PLUS_60))
+            raise RuleError("speed", "at most +60 per turn")
         cost = self.braking_cost(v)
         if cost[2]:
             self.penalty(1, 0, 0)  # "placed on the outside of the track opposite the point at which it is standing"
@@ -165,7 +144,7 @@ class Car(CarState):
     def penalty(self, spins, tyre, brake):
         """A corner or blocking outcome resolved by the table (and the braking cost of a speed change)."""
         if spins not in (0, 1) or not 0 <= tyre <= charts.TYRE_MAX or not 0 <= brake <= charts.BRAKE_MAX:
-            raise RuleError("penalty", text(_TEXTS, _BAD_PENALTY))
+            raise RuleError("penalty", "impossible penalty")
         self._check_my_turn()
         rules = self.rules
         if spins:
@@ -187,9 +166,9 @@ class Car(CarState):
         """The car landed on or crossed the finish line."""
         self._check_my_turn()
         if self.laps_left <= 0:
-            raise RuleError("lap", text(_TEXTS, _NO_LAPS))
+            raise RuleError("lap", "no laps left")
         if self.lap_done:
-            raise RuleError("lap", text(_TEXTS, _LAP_COUNTED))
+            raise RuleError("lap", "lap already counted this turn")
         self.laps_left -= 1
         self.lap_done = 1
         if self.laps_left == 0:
@@ -199,14 +178,14 @@ class Car(CarState):
     def check_pit(self):
         self._check_my_turn()
         if self.status != RACING or not self.speed_set:
-            raise RuleError("pit", text(_TEXTS, _PIT_DURING_MOVE))
+            raise RuleError("pit", "drive into the pit during a move")
         if self.laps_left - (0 if self.lap_done else 1) < 1:
-            raise RuleError("pit", text(_TEXTS, _LAST_LAP))
+            raise RuleError("pit", "last lap: no pit stop")
 
     def pit(self, code):
         """Into the pit at the end of a lap: every dial but the laps back to zero, then the pit card."""
         if code not in cards.PIT_CARDS:
-            raise RuleError("pit", text(_TEXTS, _UNKNOWN_PIT))
+            raise RuleError("pit", "unknown pit card")
         self.check_pit()
         miss, start, _extra, special, _text = cards.PIT_CARDS[code]
         if not self.lap_done:
@@ -224,7 +203,6 @@ class Car(CarState):
 
 
 # ---- commands the tablet sends to a dashboard, applied through the car's own rules ------------------------
-# (Here rather than in a module of their own: a module costs a Pico ~0.4 KB of heap and three qstrs.)
 
 
 def _int_arg(args, key, lo, hi):
@@ -237,7 +215,7 @@ def _int_arg(args, key, lo, hi):
 def apply_command(car, name, args):
     """Apply one command from the tablet. Refused commands raise RuleError and change nothing."""
     if not isinstance(args, dict):
-        raise RuleError("args", text(_TEXTS, _ARGS_NOT_DICT))
+        raise RuleError("args", "arguments must be a mapping")
     if name == "turn":
         if _int_arg(args, "on", 0, 1):
             return car.start_turn()
@@ -256,7 +234,7 @@ def apply_command(car, name, args):
     if name == "take":
         code = args.get("card")
         if code not in car.hand:
-            raise RuleError("card", text(_TEXTS, _NOT_IN_HAND))
+            raise RuleError("card", "card not in hand")
         car.hand.remove(code)
         return None
     if name == "lap":
@@ -266,4 +244,4 @@ def apply_command(car, name, args):
     if name == "sync":
         car.replace_with(type(car).from_snapshot(args))
         return None
-    raise RuleError("command", text(_TEXTS, _UNKNOWN_COMMAND))
+    raise RuleError("command", "unknown command")

@@ -29,23 +29,37 @@ def spaces(speed):
     return speed // STEP
 
 
+# The Speed Reduction Chart: reduction (mph) -> (brake points, tyre points). Below 40 a reduction is free; the
+# chart ends at 100 (see docs/rules.md, decision 1).
+REDUCTION_CHART = {40: (1, 0), 60: (2, 1), 80: (3, 2), 100: (4, 3)}
+CHART_END = 100
+
+
 def braking_cost(reduction, tyre, brake, rules=0):
     """What a reduction costs: (brake points, tyre points, spins).
 
-    A reduction the gauges cannot pay for (or beyond the chart) spins the car and costs nothing else:
-    "When a speed reduction of over 20 mph is demanded and there are no brakes left" the car spins.
+    A reduction the gauges cannot pay for, or one beyond the chart, spins the car and costs nothing else: "when a
+    speed reduction of over 20 mph is demanded and there are no brakes left" the car spins. Only a reduction forced
+    on the car (a block) can be one of those: a player may not dial it (max_reduction).
     """
     if reduction <= STEP or (rules & FREE_40 and reduction <= 2 * STEP):
         return (0, 0, 0)
-    if reduction > 5 * STEP:
-        return (0, 0, 1)  # the Speed Reduction Chart ends at 100 mph; see docs/rules.md
-    # The Speed Reduction Chart as arithmetic (a table of tuples costs a Pico heap): 40 mph costs 1 brake point
-    # and each further 20 mph one more brake point and one tyre point (60: 2 and 1, 80: 3 and 2, 100: 4 and 3).
-    b = reduction // STEP - 1
-    t = b - 1
+    if reduction > CHART_END:
+        return (0, 0, 1)
+    b, t = REDUCTION_CHART[reduction]
     if brake + b > BRAKE_MAX or tyre + t > TYRE_MAX:
         return (0, 0, 1)
     return (b, t, 0)
+
+
+def max_reduction(tyre, brake, rules=0):
+    """The largest reduction these gauges can pay for: "tire wear ... reach its maximum of 8 points. In this case
+    speed may be reduced by 40 mph only"; "brake wear ... maximum of 5 points. In this case speed may be reduced by
+    20 mph only". Nearly worn gauges limit it the same way (docs/rules.md, decision 2)."""
+    most = CHART_END
+    while most > STEP and braking_cost(most, tyre, brake, rules)[2]:
+        most -= STEP
+    return most
 
 
 def dice_penalty(over, tyre, d1, d2):

@@ -8,6 +8,7 @@ from shared_rules.f1 import cards
 from shared_rules.f1.car import Car
 from shared_rules.f1.status import FINISHED, OUT
 from shared_rules.f1.race_events import HANDLERS
+from shared_rules.f1.replay import rebuild
 from shared_rules.f1.seating import roll_for_seats  # noqa: F401  (re-exported)
 from shared_rules.f1.standings import ranking
 
@@ -46,6 +47,9 @@ class Race:
         self.cars = [Car(laps, rules) for _ in self.names]
         self.tactic = cards.tactic_deck(per_kind)  # index 0 is the top of the pile
         self.rng.shuffle(self.tactic)
+        # How many of the pile's bottom cards were played and returned there: the rulebook's "discard pile"
+        # (docs/rules.md, decision 8).
+        self.discarded = 0
         self.pit_pile = cards.pit_deck()
         self.rng.shuffle(self.pit_pile)
         for _ in range(cards.HAND_SIZE):
@@ -66,8 +70,6 @@ class Race:
     @classmethod
     def from_events(cls, events):
         """Rebuild a table from its log. Raises RuleError if the log is not a game these rules allow."""
-        from shared_rules.f1.replay import rebuild  # only the tablet replays: keep it off the import path
-
         return rebuild(cls, events)
 
     # ---- the one entry point --------------------------------------------------------------------
@@ -156,6 +158,7 @@ class Race:
             "colours": list(self.colours),
             "cars": [c.snapshot() for c in self.cars],
             "tactic": list(self.tactic),
+            "discarded": self.discarded,
             "pit_pile": list(self.pit_pile),
             "over": list(self.over),
             "round": self.round,

@@ -78,8 +78,10 @@ def _on_card(race, car, ev):
 
 def _return_tactic(race, car, code, ev):
     race.tactic.append(code)  # "returned to the bottom of the Tactic Card pile"
+    race.discarded += 1
     if race.rules & charts.REDRAW and race.tactic:
         drawn = race.tactic.pop(0)
+        race.discarded = min(race.discarded, len(race.tactic))  # the draw may have reached the returned cards
         car.hand.append(drawn)
         ev["drawn"] = drawn
 
@@ -106,10 +108,11 @@ def _on_pit(race, car, ev):
     if code != cards.SPECIAL_TYRES:
         race.pit_pile.append(code)
     ev["pit"] = code
-    if cards.PIT_CARDS[code][2] and race.tactic:
-        # "The extra card to be taken from the top of the discard pile": the card most recently
-        # returned, which lies at the bottom of the tactic pile (see docs/rules.md).
+    if cards.PIT_CARDS[code][2] and race.discarded:
+        # "The extra card to be taken from the top of the discard pile": the card most recently returned, which
+        # lies at the bottom of the tactic pile; none while no card has been returned (docs/rules.md, decision 8).
         drawn = race.tactic.pop()
+        race.discarded -= 1
         car.hand.append(drawn)
         ev["drawn"] = drawn
 

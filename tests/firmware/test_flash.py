@@ -14,6 +14,7 @@ import tty
 
 from tests import mpy
 from tests.firmware.dash import VirtualDashboard
+from tools.mpy_build import compile_module
 
 ROOT = mpy.ROOT
 # The package index stands in for micropython-lib's (no network in tests); mip itself runs for real.
@@ -108,6 +109,10 @@ def test_flash_then_boot(tmp_path):
     assert not os.path.exists(os.path.join(root, "firmware", "app.py")), "stale source left to shadow the .mpy"
     assert not [f for f in os.listdir(os.path.join(root, "firmware")) if f.endswith(".py")]
     assert open(os.path.join(root, "state.json")).read() == "the player's saved state"
+    # only what the Pico runs: the host stand-ins stay off the board...
+    assert not [f for f in os.listdir(os.path.join(root, "firmware")) if f.startswith(("board_host.", "link_main."))]
+    # ...so the unix port, standing in for the Pico here, is given its own board the way a Pico has its pins
+    compile_module(os.path.join(ROOT, "firmware", "board_host.py"), "firmware/board_host.py", root)
     # what was flashed boots: main.py from the board's root, every module from its .mpy files
     d = VirtualDashboard(str(tmp_path), dev="flashed", micropypath=".frozen:%s/lib:%s" % (root, root), cwd=root,
                          args=("main.py",))

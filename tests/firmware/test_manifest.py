@@ -1,9 +1,5 @@
-"""The freezing manifest (firmware/manifest.py) freezes every dashboard module once.
-
-MicroPython's build runs a manifest with tools/manifestfile.py, which is not installed here: `Manifest` below
-runs it the same way (paths relative to the manifest's folder while it runs, `$(PORT_DIR)`-style paths left to
-the build) with stand-ins for the manifest functions that record what would be frozen.
-"""
+"""The freezing manifest (firmware/manifest.py) freezes every dashboard module once; it is also the list of
+modules tools/flash.py copies. It is run as MicroPython's build runs it by tools/pico_manifest.py."""
 
 import collections
 import os
@@ -12,95 +8,10 @@ import shutil
 import pytest
 
 from tests import mpy
+from tools.pico_manifest import run_manifest
 
 ROOT = mpy.ROOT
 FIRMWARE_MANIFEST = os.path.join(ROOT, "firmware", "manifest.py")
-
-
-class Options:
-    """The `options` global: include()'s keyword arguments, None for any other name."""
-
-    def __init__(self, **kwargs):
-        self._kwargs = kwargs
-        self._defaults = {}
-
-    def defaults(self, **kwargs):
-        self._defaults = kwargs
-
-    def __getattr__(self, name):
-        return self._kwargs.get(name, self._defaults.get(name))
-
-
-class Manifest:
-    """Runs manifest files; `frozen` holds (target path, source path) pairs, in order."""
-
-    def __init__(self):
-        self.frozen = []
-        self.required = []
-        self.external = []  # includes resolved by the real build ($(PORT_DIR), $(MPY_DIR), ...)
-        self.namespaces = {}  # manifest path -> its globals after running
-        self.metadata_seen = []
-
-    def run(self, path, **kwargs):
-        path = os.path.abspath(path)
-        if os.path.isdir(path):
-            path = os.path.join(path, "manifest.py")
-        if path in self.namespaces:
-            return
-        g = {
-            "metadata": self.metadata, "include": self.include, "require": self.require,
-            "package": self.package, "module": self.module, "freeze": self.freeze, "options": Options(**kwargs),
-        }
-        self.namespaces[path] = g
-        with open(path) as f:
-            source = f.read()
-        before = os.getcwd()
-        os.chdir(os.path.dirname(path))
-        try:
-            exec(compile(source, path, "exec"), g)
-        finally:
-            os.chdir(before)
-
-    def metadata(self, **kwargs):
-        self.metadata_seen.append(kwargs)
-
-    def include(self, path, **kwargs):
-        if "$(" in path:
-            self.external.append(path)
-        else:
-            self.run(path, **kwargs)
-
-    def require(self, name, **kwargs):
-        self.required.append(name)
-
-    def _add(self, base_path, target):
-        self.frozen.append((target, os.path.abspath(os.path.join(base_path, target))))
-
-    def package(self, package_path, files=None, base_path=".", opt=None):
-        if files is None:
-            for folder, _dirs, names in os.walk(os.path.join(base_path, package_path)):
-                for name in names:
-                    if name.endswith(".py"):
-                        self._add(base_path, os.path.relpath(os.path.join(folder, name), base_path))
-        else:
-            for f in files:
-                self._add(base_path, os.path.join(package_path, f))
-
-    def module(self, module_path, base_path=".", opt=None):
-        assert module_path.endswith(".py"), "module must be .py file"
-        self._add(base_path, module_path)
-
-    def freeze(self, path, script=None, opt=None):
-        raise AssertionError("legacy freeze() used: use package() or module()")
-
-    def targets(self):
-        return [target.replace(os.sep, "/") for target, _src in self.frozen]
-
-
-def run_manifest(path):
-    m = Manifest()
-    m.run(path)
-    return m
 
 
 def host_only(root, m):
@@ -153,8 +64,8 @@ def test_every_frozen_path_exists_in_the_repository():
 
 def test_host_only_modules_stay_out():
     m = run_manifest(FIRMWARE_MANIFEST)
-    assert host_only(ROOT, m) == {"firmware/board_host.py"}
-    assert "firmware/board_host.py" not in m.targets()
+    assert host_only(ROOT, m) == {"firmware/board_host.py", "firmware/link_main.py"}
+    assert "firmware/board_host.py" not in m.targets() and "firmware/link_main.py" not in m.targets()
     assert not [t for t in m.targets() if t.endswith("manifest.py")]
 
 
@@ -217,3 +128,12 @@ def test_make_flash_leaves_the_manifests_off_the_board(tmp_path):
     made = {os.path.join(os.path.relpath(d, tmp_path), f) for d, _dirs, fs in os.walk(tmp_path) for f in fs}
     assert os.path.join("firmware", "app.mpy") in made
     assert not [f for f in made if "manifest" in f]
+
+
+def test_mpy_files_name_their_source_by_the_dotted_module_name():
+    # What tracebacks from a .mpy file show (tools/mpy_build.py).
+    from tools.mpy_build import source_name
+
+    assert source_name("firmware", ".", "app.py") == "firmware.app"
+    assert source_name("shared_rules", "f1", "car.py") == "shared_rules.f1.car"
+    assert source_name("shared_rules", "f1", "__init__.py") == "shared_rules.f1"

@@ -4,7 +4,7 @@ from tests.firmware.race_script import run_race
 
 
 def test_ten_lap_six_player_race(tmp_path):
-    finals, screens, stats = run_race(str(tmp_path), players=6, laps=10)
+    finals, screens, stats = run_race(str(tmp_path), players=6, laps=10, heap="128K")
     for car, rows in zip(finals, screens, strict=True):
         assert car["status"] == "finished" and car["laps_left"] == 0, car
         assert rows[0].startswith("FINISHED"), rows

@@ -6,7 +6,7 @@ import pytest
 
 from firmware import store
 from shared_rules.f1 import cards
-from shared_rules.f1.card_texts import card_text
+from shared_rules.f1.cards import card_text
 from shared_rules.f1.car import Car
 from tests.firmware.test_linked import start as start_linked
 
@@ -32,14 +32,18 @@ def spin_off(d):
     assert d.car()["my_turn"] == 0
 
 
-def top_of_dial(d):
-    """The highest speed the dial offers: UP until the big digits stop changing."""
+def end_of_dial(d, key):
+    """The highest (key "UP") or lowest ("DOWN") speed the dial offers: key until the big digits stop changing."""
     for _ in range(10):
         before = d.big()
-        d.tap("UP")
+        d.tap(key)
         if d.big() == before:
             return int(before)
     raise AssertionError(d.screen())
+
+
+def top_of_dial(d):
+    return end_of_dial(d, "UP")
 
 
 def test_blocked_on_a_spin_off_point_waits_at_up_to_60_then_may_reach_120(dash):
@@ -173,6 +177,19 @@ def test_new_instructions_with_an_empty_pile_deals_nothing(dash):
     whole = ["New", "Instructions.", "Extra tactic", "card from the", "discard pile.", "Miss one move."]
     assert rows[0] == "PIT CARD" and rows[1:7] == whole, d.screen()
     assert d.car()["hand"] == hand and d.car()["miss"] == 1
+
+
+@pytest.mark.parametrize("worn, lowest", [({"brake": 5}, 80), ({"tyre": 8}, 60), ({}, 0)])
+def test_the_dial_offers_no_reduction_the_car_cannot_pay_for(dash, worn, lowest):
+    # "tire wear ... reach its maximum of 8 points. In this case speed may be reduced by 40 mph only. Likewise
+    # brake wear ... maximum of 5 points. In this case speed may be reduced by 20 mph only."
+    d = saved_car(dash(), speed=100, **worn).start()
+    d.tap("OK")  # start the turn: the speed dial, at the present speed
+    assert d.rows()[0].startswith("SET SPEED") and d.big() == "100"
+    assert end_of_dial(d, "DOWN") == lowest
+    assert "SPINS" not in d.screen()  # the lowest speed offered is one the car can pay for
+    d.tap("OK")
+    assert d.car()["speed"] == lowest and d.car()["status"] == "racing"
 
 
 def test_a_finished_car_is_offered_a_new_race(dash):

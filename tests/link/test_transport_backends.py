@@ -1,5 +1,6 @@
 """Choosing the backend: pyserial on desktops; usbserial4a only on Android, and only imported there."""
 
+import os
 import subprocess
 import sys
 import types
@@ -21,6 +22,32 @@ def test_pyserial_backend_lists_only_picos_running_micropython():
              types.SimpleNamespace(device="/dev/ttyUSB0", vid=0x0403, pid=0x6001, description="FTDI"),
              types.SimpleNamespace(device="/dev/ttyS0", vid=None, pid=None, description="n/a")]
     assert PyserialPorts(lambda: ports).scan() == {"/dev/ttyACM0": "Board"}
+
+
+def test_a_named_port_is_scanned_whatever_its_usb_id_while_it_exists(tmp_path):
+    pico = types.SimpleNamespace(device="/dev/ttyACM0", vid=PICO_VID, pid=PICO_PID, description="Board")
+    bt = types.SimpleNamespace(device="/dev/rfcomm0", vid=None, pid=None, description="Bluetooth")
+    link = tmp_path / "by-id-pico"
+    link.symlink_to("/dev/ttyACM0")  # the Pico again, by another name: one port, opened once
+    ports = PyserialPorts(lambda: [pico, bt], named=["/dev/rfcomm0", str(tmp_path / "unplugged"), str(link)])
+    assert ports.scan() == {"/dev/ttyACM0": "Board", "/dev/rfcomm0": "named port"}
+    (tmp_path / "unplugged").touch()  # plugged in: found at the next scan
+    assert str(tmp_path / "unplugged") in ports.scan()
+
+
+def test_python_m_companion_port_adds_to_the_scan_of_the_apps_transport(tmp_path):
+    from companion import __main__ as app_main
+
+    assert app_main.parse(["--port", "/dev/rfcomm0", "--port", "COM5"]).port == ["/dev/rfcomm0", "COM5"]
+    assert app_main.parse([]).port == []
+    # main() as `python -m companion --port PATH` runs it (the window left out: its own process, Kivy stays out
+    # of this one), then the transport the app makes (open_transport; VirtualPorts is a PyserialPorts too)
+    code = ("import sys, types; sys.modules['companion.app'] = types.SimpleNamespace(run=lambda: None); "
+            "from companion.__main__ import main; main(['--port', sys.argv[1]]); "
+            "from companion.transport import open_transport; print(sorted(open_transport().source.scan()))")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120, env=dict(os.environ, KIVY_NO_CONSOLELOG="1", KIVY_HOME=str(tmp_path / "kivy")))
+    assert str(tmp_path) in out.stdout, out.stdout + out.stderr
 
 
 class _AndroidDevice:

@@ -179,16 +179,43 @@ def test_superb_driving_takes_a_corner_at_any_speed():
     assert ev2["pen"] == [1, 0, 0]  # only one corner
 
 
-def test_new_instructions_gives_extra_card_from_discards():
-    "New Instructions. Permission to use extra tactic card. Miss one move."
-    race = Race(8, NAMES, 3)
-    car = race.cars[0]
+def _orders_next(seed):
+    """A race whose first pit card is New Instructions, seat 0 to play at 60."""
+    race = Race(seed, NAMES, 3)
     race.pit_pile.remove("ORDERS")
     race.pit_pile.insert(0, "ORDERS")
     race.set_speed(0, 60)
-    race.tactic.append("QR")
-    race.tactic.pop(0)
+    return race
+
+
+def test_new_instructions_gives_extra_card_from_discards():
+    "New Instructions. Permission to use extra tactic card. Miss one move. The extra card to be taken from the top of the discard pile."
+    race = _orders_next(8)
+    car = race.cars[0]
+    code = [c for c in car.hand if cards.TACTIC_TIMING[c] == cards.AT_END][0]
+    race.play_card(0, code)  # "returned to the bottom of the Tactic Card pile": the discard pile's top
     ev = race.pit(0)
-    assert ev["pit"] == "ORDERS" and ev["drawn"] == "QR"
-    assert len(car.hand) == 6 and car.miss == 1
+    assert ev["pit"] == "ORDERS" and ev["drawn"] == code
+    assert len(car.hand) == 5 and car.miss == 1
+    assert race.card_count() == (35, 16)
+
+
+def test_decision_new_instructions_with_nothing_discarded_gives_no_card():
+    "docs/rules.md 8: the extra card is taken from the top of the discard pile; with no card discarded yet, none."
+    race = _orders_next(8)
+    car = race.cars[0]
+    bottom = race.tactic[-1]
+    ev = race.pit(0)
+    assert ev["pit"] == "ORDERS" and "drawn" not in ev
+    assert len(car.hand) == 5 and car.miss == 1 and race.tactic[-1] == bottom  # an undealt card is no discard
+    assert race.card_count() == (35, 16)
+
+
+def test_decision_a_discard_is_taken_once():
+    "docs/rules.md 8: the card taken leaves the discard pile; the next New Instructions finds the one below it, if any."
+    race = _orders_next(8)
+    race.play_card(0, [c for c in race.cars[0].hand if cards.TACTIC_TIMING[c] == cards.AT_END][0])
+    assert race.discarded == 1
+    race.pit(0)
+    assert race.discarded == 0
     assert race.card_count() == (35, 16)

@@ -1,12 +1,10 @@
-"""What the cards say lives apart from what they do (shared_rules/f1/card_texts.py, which the dashboard loads only
-while it shows a card). Every card must still say exactly what it said when the texts sat in cards.py, and no line
-of the table may belong to no card."""
+"""What the cards say, beside what they do (shared_rules/f1/cards.py): every card says what the dashboard's screen
+and the tablet have always shown."""
 
 from shared_rules.f1 import cards
-from shared_rules.f1.card_texts import TEXTS, card_text
+from shared_rules.f1.cards import card_text
 
-# The texts as cards.py held them (TACTIC_NAMES, and the last field of PIT_CARDS) before they moved.
-BEFORE = {
+SAID = {
     "FG": "Fast Gear Change",
     "GC": "Good Carburettor",
     "QR": "Quick Reactions",
@@ -32,16 +30,9 @@ BEFORE = {
 
 
 def test_every_card_says_what_it_said():
-    assert sorted(BEFORE) == sorted(list(cards.TACTIC_KINDS) + cards.pit_deck())
-    for code, text in BEFORE.items():
+    assert sorted(SAID) == sorted(list(cards.TACTIC_KINDS) + cards.pit_deck())
+    for code, text in SAID.items():
         assert card_text(code) == text, code
-
-
-def test_every_line_of_the_table_is_a_card():
-    lines = TEXTS.split("\n")
-    assert lines[0] == lines[-1] == ""  # the lookup finds a line by the newline before it, and its end by the one after
-    codes = [line.split(" ")[0] for line in lines[1:-1]]
-    assert sorted(codes) == sorted(BEFORE)
 
 
 def test_no_such_card_has_no_text():
@@ -49,8 +40,6 @@ def test_no_such_card_has_no_text():
         assert card_text(code) == "", code
 
 
-def test_pit_cards_keep_what_they_do():
-    # The effects stay in cards.py (resident on the dashboard); the fifth field, once the text, is empty.
-    assert cards.PIT_CARDS["ORDERS"] == (1, 0, 1, 0, "")
-    assert cards.PIT_CARDS["SPECIAL"] == (1, 0, 0, 1, "")
-    assert all(len(effect) == 5 and effect[4] == "" for effect in cards.PIT_CARDS.values())
+def test_a_pit_card_holds_what_it_does_and_its_text():
+    assert cards.PIT_CARDS["ORDERS"] == (1, 0, 1, 0, SAID["ORDERS"])
+    assert cards.PIT_CARDS["SPECIAL"] == (1, 0, 0, 1, SAID["SPECIAL"])

@@ -1,49 +1,39 @@
-"""The rules keep their longer messages in tables of texts, one a line, numbered by `_NAME = const(n)` lines
-right after the table (shared_rules/errors.py: text). A line added or removed without renumbering would give
-the wrong message."""
+"""Every message a rule refuses with is written where it is raised: `RuleError(code, "the words")`, or the words
+with a `%` filling. A reader greps the message a player saw and lands on the check that refused it."""
 
 import ast
 import os
 
 import pytest
 
-from shared_rules.errors import text
 from tests import mpy
-
-MODULES = ("shared_rules/f1/car_state.py", "shared_rules/f1/car.py")
-
-
-def table_and_numbers(path):
-    """The module's _TEXTS table, and the numbers 0, 1, 2... given to names right after it."""
-    with open(os.path.join(mpy.ROOT, path)) as f:
-        body = ast.parse(f.read()).body
-    at = next(i for i, node in enumerate(body) if isinstance(node, ast.Assign)
-              and getattr(node.targets[0], "id", "") == "_TEXTS")
-    table = body[at].value.value  # type: ignore[attr-defined]
-    numbers = []
-    for node in body[at + 1:]:
-        call = getattr(node, "value", None)
-        if not (isinstance(call, ast.Call) and getattr(call.func, "id", "") == "const"):
-            break
-        if ast.literal_eval(call.args[0]) != len(numbers):
-            break  # the next constants are not line numbers
-        numbers.append(len(numbers))
-    return table, numbers
+from tests.rules.test_portability import sources
 
 
-@pytest.mark.parametrize("path", MODULES)
-def test_every_line_of_the_table_has_its_number(path):
-    table, numbers = table_and_numbers(path)
-    lines = table.split("\n")
-    assert lines[-1] == ""  # every line ends in a newline, the last one too
-    assert len(numbers) == len(lines) - 1 > 0
-    for n in numbers:
-        assert text(table, n) == lines[n] != ""
+def refusals(path):
+    """(line, message node) of every RuleError(...) raised in the module."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "RuleError":
+            yield node.lineno, node.args[1] if len(node.args) > 1 else None
 
 
-def test_text_gives_the_line_asked_for():
-    table = "first\nsecond %d\n"
-    assert text(table, 0) == "first"
-    assert text(table, 1) % 3 == "second 3"
-    with pytest.raises(ValueError):
-        text(table, 2)  # no such line
+def written_in_place(message):
+    if isinstance(message, ast.BinOp) and isinstance(message.op, ast.Mod):
+        message = message.left
+    return isinstance(message, ast.Constant) and isinstance(message.value, str) and message.value != ""
+
+
+@pytest.mark.parametrize("path", [p for p in sources() if "raise RuleError(" in open(p).read()],
+                         ids=lambda p: os.path.relpath(p, mpy.ROOT))
+def test_every_refusal_says_its_words_where_it_is_raised(path):
+    found = list(refusals(path))
+    assert found
+    assert [line for line, message in found if not written_in_place(message)] == []
+
+
+def test_the_check_notices_a_message_read_from_elsewhere(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text('raise RuleError("speed", text(_TEXTS, 3))\nraise RuleError("speed", "ok %d" % 3)\n')
+    assert [written_in_place(m) for _line, m in refusals(str(bad))] == [False, True]

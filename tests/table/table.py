@@ -464,8 +464,14 @@ class Table:
         self.log_kb.append(sum(len(json.dumps(e)) for e in self.ref.entries) // 1024)
         self.sample_turns.append(self.counts["turns"])
 
+    def restarted(self):
+        """The dashboards that restarted by themselves during the race: one that runs out of memory is started
+        again by firmware/main.py, and its viewer channel goes quiet (the faults' kills start a new process)."""
+        return [s.dev for s in self.seats if s.dash.proc.poll() is not None or not s.dash.reader.is_alive()]
+
     def result(self):
         """What must be identical between two runs of one seed, and the counts that show what happened."""
+        restarted = self.restarted()  # asked first: the power cycles below start every dashboard again
         shown = [s.dash.car() for s in self.seats]
         saved = []  # what each dashboard comes back with after a power cycle, its cable out (no tablet to help)
         for s in self.seats:
@@ -490,6 +496,7 @@ class Table:
             "results": self.ref.race.results(),
             "counts": dict(self.counts),
             "fault_log": list(self.fault_log),
+            "restarted": restarted,
         }
 
 

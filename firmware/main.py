@@ -21,58 +21,7 @@ def _builtins():
         sys.path[:] = path
 
 
-class _Listed:
-    """A read-only view of the flash whose lookups are answered from each folder's listing, read once. Importing a
-    module looks for name/, name.py and name.mpy before it opens name.mpy: on a Pico each look is a littlefs lookup
-    of 1.5 to 4 ms, half the boot in all. Mounted at /fast, ahead of the root on sys.path, this answers the three
-    looks from memory; the file itself is still opened on the flash."""
-
-    def __init__(self):
-        self.listed = {}  # folder -> {name: st_mode}
-
-    def mount(self, readonly, mkfs):
-        pass
-
-    def umount(self):
-        pass
-
-    def stat(self, path):
-        cut = path.rfind("/")
-        folder = path[:cut] or "/"
-        names = self.listed.get(folder)
-        if names is None:
-            import os
-
-            names = self.listed[folder] = {}
-            try:
-                for e in os.ilistdir(folder):
-                    names[e[0]] = e[1]
-            except OSError:
-                pass
-        mode = names.get(path[cut + 1 :])
-        if mode is None:
-            raise OSError(2)  # ENOENT
-        return (mode, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-
-    def open(self, path, mode):
-        return open(path, mode)
-
-    def ilistdir(self, path):
-        import os
-
-        return os.ilistdir(path)
-
-
-def _fast_imports():
-    if sys.platform == "rp2":
-        import os
-
-        os.mount(_Listed(), "/fast")
-        sys.path[:] = ["/fast", ".frozen", "/fast/lib"]
-
-
 _builtins()
-_fast_imports()
 import time  # noqa: E402  (after _builtins: found at once)
 
 

@@ -15,6 +15,10 @@ companion.frame_ms_p99              p99 frame time of the race screen (the work 
                                     its wait for the frame: link poll, layout, drawing) while 6 dashboards stream
                                     20 state frames a second each
 companion.frame_ms_p99_idle         baseline: the same screen with no dashboard streaming
+companion.tap_to_screen_ms_p99      a tap on the race screen (a speed key, then Undo, alternately; 6 cars) through
+                                    Kivy's input dispatch to the end of the frame that shows its result (on_flip)
+companion.tap_to_screen_ms          its p50
+companion.tap_to_screen_bare_kivy_ms_p99  baseline: the same for a bare Kivy app, a button changing a label's text
 """
 
 import json
@@ -32,6 +36,7 @@ sys.path.insert(0, ROOT)
 from bench.results import record  # noqa: E402
 
 CORNER_SAMPLES = 40
+TAP_SAMPLES = 60
 FRAME_SECONDS = 8
 
 WINDOW_ENV = dict(KIVY_NO_ARGS="1", SDL_VIDEODRIVER="offscreen", KIVY_WINDOW="sdl2", KIVY_LOG_MODE="PYTHON",
@@ -147,6 +152,115 @@ def child_frames(streaming, out, work):
             os.close(d.slave)
 
 
+def child_taps(kind, out):
+    """The race screen for 6 cars: real touches on a speed key and on Undo, each timed to the frame showing it.
+    kind "bare": the baseline, a bare Kivy app whose button's tap changes a label's text."""
+    _window_env()
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+    from kivy.tests.common import UnitTestTouch
+
+    if kind == "bare":
+        return _bare_taps(out)
+    from companion.app import CompanionApp
+    from tests.link.harness import FakeUsb, transport
+
+    t = transport(FakeUsb())
+    app = CompanionApp(transport=t, ports=None)
+    times = []
+    state = {"phase": 0, "n": 0, "t0": None}
+
+    def flipped(*_):
+        if state["t0"] is not None:
+            times.append((time.perf_counter() - state["t0"]) * 1000)
+            state["t0"] = None
+
+    def touch(widget):
+        x, y = widget.to_window(*widget.center)
+        finger = UnitTestTouch(x, y)
+        state["t0"] = time.perf_counter()
+        finger.touch_down()
+        finger.touch_up()
+
+    def step(_dt):
+        if state["phase"] == 0 and app.bridge is not None:
+            app.form.set_count(6)
+            app.start_game(seed=1)
+            app.show("race")
+            Window.bind(on_flip=flipped)
+            state["phase"] = 1
+            return True
+        if state["phase"] != 1 or state["t0"] is not None or not app.ready():
+            return True
+        if state["n"] >= TAP_SAMPLES:
+            with open(out, "w") as f:
+                json.dump(times, f)
+            app.stop()
+            return False
+        ids = app.screen("race").ids
+        if app.ref.race.cars[app.ref.race.seat].speed_set:
+            touch(ids.undo)
+        else:
+            touch(next(k for k in app.speed_keys if k.live and not k.confirm and k.value > 0))
+        state["n"] += 1
+        return True
+
+    Clock.schedule_interval(step, 0.05)
+    try:
+        app.run()
+    finally:
+        t.stop()
+
+
+def _bare_taps(out):
+    from kivy.app import App
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+    from kivy.tests.common import UnitTestTouch
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    times = []
+    state = {"t0": None, "n": 0}
+
+    class Bare(App):
+        def build(self):
+            box = BoxLayout()
+            self.label = Label(text="0", font_size=40)
+            self.button = Button(text="tap", on_release=lambda *_: setattr(self.label, "text", str(state["n"])))
+            box.add_widget(self.label)
+            box.add_widget(self.button)
+            return box
+
+    app = Bare()
+
+    def flipped(*_):
+        if state["t0"] is not None:
+            times.append((time.perf_counter() - state["t0"]) * 1000)
+            state["t0"] = None
+
+    def step(_dt):
+        if state["t0"] is not None or app.root is None:
+            return True
+        if state["n"] >= TAP_SAMPLES:
+            with open(out, "w") as f:
+                json.dump(times, f)
+            app.stop()
+            return False
+        Window.bind(on_flip=flipped)
+        x, y = app.button.to_window(*app.button.center)
+        finger = UnitTestTouch(x, y)
+        state["n"] += 1
+        state["t0"] = time.perf_counter()
+        finger.touch_down()
+        finger.touch_up()
+        return True
+
+    Clock.schedule_interval(step, 0.05)
+    app.run()
+
+
 # ---- measurements -----------------------------------------------------------------------------------------
 
 def _child(args, timeout=120):
@@ -177,6 +291,15 @@ def frames(streaming):
         raise RuntimeError("not every dashboard was connected: %s" % data["links"])
     frame_ms = sorted(data["flips"])
     return frame_ms[min(len(frame_ms) - 1, int(len(frame_ms) * 0.99))]
+
+
+def taps(kind="app"):
+    out = tempfile.mktemp(prefix="f1taps-")
+    _child(["--taps", kind, out])
+    with open(out) as f:
+        ms = sorted(json.load(f))
+    os.remove(out)
+    return statistics.median(ms), ms[min(len(ms) - 1, int(len(ms) * 0.99))]
 
 
 def corner():
@@ -282,6 +405,10 @@ def main():
     figures["companion.corner_bare_echo_ms"] = round(bare_echo(), 3)
     figures["companion.frame_ms_p99_idle"] = round(frames(False), 2)
     figures["companion.frame_ms_p99"] = round(frames(True), 2)
+    figures["companion.tap_to_screen_bare_kivy_ms_p99"] = round(taps("bare")[1], 2)
+    tap_p50, tap_p99 = taps()
+    figures["companion.tap_to_screen_ms"] = round(tap_p50, 2)
+    figures["companion.tap_to_screen_ms_p99"] = round(tap_p99, 2)
     record(figures)
     for k, v in sorted(figures.items()):
         print("  %-36s %s" % (k, v))
@@ -291,6 +418,8 @@ def main():
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--cold":
         child_cold(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) > 1 and sys.argv[1] == "--taps":
+        child_taps(sys.argv[2], sys.argv[3])
     elif len(sys.argv) > 1 and sys.argv[1] == "--frames":
         child_frames(sys.argv[2] == "1", sys.argv[3], sys.argv[4])
     else:

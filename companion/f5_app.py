@@ -3,8 +3,12 @@
 Chosen on the Setup screen ("Play Formula 5"); the app then hands its Clock tick to F5Controller. The table
 shows the five columns by position, the speeds and who plays each car; a car that changes place slides to its
 new row. The tablet plays the cars without a player and the bots, one turn every AUTO_S so the table can
-follow; a player's turn waits for their dashboard. Player cars get the connected dashboards not yet paired,
-in car order, as they appear. What is shown comes from companion/f5_view.py; no hand is ever shown here.
+follow; a player's turn waits for their dashboard. Before the first turn the pairing screen (the app's, shared
+with Formula 1) gives each player's car a dashboard: the Picos plugged in go to the players' cars by themselves,
+in car order, as they appear; every other player's car gets a virtual dashboard (the real firmware) served to
+its player's phone, or deliberately one on this tablet's screen, which then shows that hand to the table.
+What the table screen shows comes from companion/f5_view.py; no hand is ever shown here, except on a virtual
+dashboard that was put on this tablet on purpose.
 """
 
 import os
@@ -15,12 +19,14 @@ from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ListProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from shared_rules.errors import RuleError
 from shared_rules.f5.cards import CAR_NAMES, CARS
 
 from companion import f5_view, storage
+from companion import virtual as virtual_mod
 from companion.f5_referee import F5Referee
 from companion.referee.eventlog import LogError
 from companion.transport import CONNECTED
@@ -62,6 +68,7 @@ class F5Controller:
         self.sig = None
         self.since_auto = 0.0
         self.auto_s = AUTO_S
+        self.oleds = {}  # dev -> OledView of the virtual dashboards put on this tablet's screen
 
     # ---- setup -----------------------------------------------------------------------------------------
     def open_setup(self):
@@ -111,6 +118,7 @@ class F5Controller:
             self.app.screen("f5setup").ids.message.text = str(e)
             return
         self._open(ref, path)
+        self._pair_or_play()
 
     def resume(self):
         try:
@@ -119,14 +127,42 @@ class F5Controller:
             self.app.screen("f5setup").ids.resume_note.text = str(e)
             return
         self._open(ref, self.saved_path)
+        for dev in ref.pairs.values():
+            if virtual_mod.is_virtual(dev):
+                self.app._virtual(dev)  # started again on their saved state; the tablet resends their views
+        self.app.sync_phones()  # the same addresses on the same port: the phones find their seats again
+        self._pair_or_play()
 
     def _open(self, ref, path):
+        self.app.close_dashboards()  # never an earlier game's virtual dashboards (a Formula 1 race's, say)
         self.ref, self.path = ref, path
         self.table = f5_view.F5Table(ref)
         self.app.bridge.attach(ref)
         self.rows = {}
         self.order = None
         self.sig = None
+        if self.app.need_phones() is not None:
+            self.app.phones.open_game(storage.dashboards_dir(path))
+
+    def _pair_or_play(self):
+        """The pairing screen while a player's car has no dashboard, else the table."""
+        if any(self.ref.controller(car) == "waiting" for car, *_ in self.pairing_seats()):
+            self.app.screen("pairing").ids.roll.text = (
+                "Formula 5: each player's hand goes to their own dashboard only, a Pico or their phone.")
+            self.app.show("pairing")
+            self.app.sync_phones()
+        else:
+            self.begin()
+
+    def pairing_seats(self):
+        """The cars a player holds (not the bots, not the cars without a player), for the pairing screen."""
+        ref = self.ref
+        return [(car, ref.names_[car], CAR_NAMES[car], f5_view.RGBA[CAR_NAMES[car]], f5_view.INK[CAR_NAMES[car]])
+                for car in range(CARS) if ref.game.is_player(car) and car not in ref.bots]
+
+    def begin(self):
+        """From the pairing screen to the table: the players' cars still without one get a virtual dashboard."""
+        self.app.give_the_rest()
         self.app.sm.current = "f5table"
         self.refresh(force=True)
 
@@ -139,6 +175,7 @@ class F5Controller:
     def close(self):
         if self.ref is not None:
             self.app.bridge.attach(None)
+            self.app.close_dashboards()
             self.ref.close()
             self.ref = None
 
@@ -148,6 +185,9 @@ class F5Controller:
         if ref is None:
             return
         self._pair_new_dashboards()
+        if self.app.sm.current == "pairing":
+            self.app.refresh_pairing()
+            return  # the game starts when the players have their dashboards
         self.since_auto += dt
         if ref.tablet_plays() and self.since_auto >= self.auto_s:
             self.since_auto = 0.0
@@ -157,18 +197,23 @@ class F5Controller:
             self.app.screen("f5table").ids.message.text = self.app.bridge.errors.pop()
             self.app.bridge.errors.clear()
         self.refresh()
+        self._draw_oleds()
 
     def _pair_new_dashboards(self):
-        """A player's car without a dashboard takes the first connected one that has no car yet."""
+        """A player's car without a dashboard takes the first connected Pico that has no car yet (never a
+        virtual dashboard: those are given by the pairing screen, to this game's cars only)."""
         ref = self.ref
         bridge = self.app.bridge
-        free = [dev for dev, status in bridge.dashboards() if status == CONNECTED and ref.seat_of(dev) is None]
+        free = [dev for dev, status in bridge.dashboards()
+                if status == CONNECTED and ref.seat_of(dev) is None and not virtual_mod.is_virtual(dev)]
         for car in range(CARS):
             if not free:
                 return
-            if ref.controller(car) == "waiting":
+            phone = self.app.phones is not None and self.app.phones.connected(car)  # its player is on it
+            if ref.controller(car) == "waiting" and not phone:
                 ref.pair(car, free.pop(0))
                 bridge.push()
+                self.app.sync_phones()
 
     def refresh(self, force=False):
         ref = self.ref
@@ -198,8 +243,45 @@ class F5Controller:
             row.to_move = r["to_move"]
         ids.status.text = self.table.status()
         ids.last.text = self.table.last_text()
+        self._fill_virtuals()
         self.order = list(ref.game.order)
         self._place(animate=old is not None and old != self.order)
+
+    def _fill_virtuals(self):
+        """The virtual dashboards put on this screen on purpose (their hands in view): OLED and five buttons."""
+        app = self.app
+        on_phones = app.phones.on_phones() if app.phones is not None else set()
+        wanted = [(car, dev) for car, dev in sorted(self.ref.pairs.items())
+                  if virtual_mod.is_virtual(dev) and dev not in on_phones and app.ports is not None
+                  and dev in app.ports.virtual]
+        if [dev for _c, dev in wanted] == list(self.oleds):
+            return
+        from companion.widgets import OledView
+
+        box = app.screen("f5table").ids.virtuals
+        box.clear_widgets()
+        self.oleds = {}
+        for car, dev in wanted:
+            one = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(220), spacing=dp(2))
+            one.add_widget(Label(text=self.ref.names_[car] + " (on this tablet)", size_hint_y=None, height=dp(28),
+                                 font_size=sp(17), color=f5_view.RGBA[CAR_NAMES[car]]))
+            oled = OledView(size_hint_y=None, height=dp(130))
+            one.add_widget(oled)
+            keys = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(2))
+            for name in virtual_mod.BUTTONS:
+                b = Button(text=name, font_size=sp(14))
+                b.bind(on_release=lambda w, dev=dev, name=name: app.press(dev, name))
+                keys.add_widget(b)
+            one.add_widget(keys)
+            one.dev = dev
+            box.add_widget(one)
+            self.oleds[dev] = oled
+
+    def _draw_oleds(self):
+        for dev, view in self.oleds.items():
+            d = self.app.ports.virtual.get(dev)
+            if d is not None:
+                view.show(d.image, d.frame)
 
     def _place(self, animate):
         """Each car's row at its position's height; an overtake slides the rows that changed place."""

@@ -16,9 +16,13 @@ crash); an event from a dashboard with no seat in the open game is acknowledged 
 goes to the dashboard when it is paired).
 """
 
+import logging
 import queue
 
+from companion.referee.eventlog import LogError
 from companion.transport import LOST
+
+log = logging.getLogger(__name__)
 
 
 class LinkBridge:
@@ -32,72 +36,97 @@ class LinkBridge:
         self.status = {}  # dev -> connected / silent / lost
         self.errors = []  # short messages for the table (a dashboard action the rules refused)
         self.changed = 0  # counts notes that may change what the screen shows
-        self.recheck = set()  # dashboards whose events came in while commands were in flight to them
+        # dev -> (its latest state as the notes told it, settled): settled when that state holds no event the
+        # table has not taken yet, the only kind worth comparing with the table (tablet.Device.settled)
+        self.latest = {}
+        self.due = set()  # dashboards whose state is to be compared with the table once nothing is in flight
+        self.failed = set()  # (dev, event id) whose handling raised: logged once
 
     def attach(self, referee):
         self.referee = referee
         self._remember_taken()
         if referee is not None:
             held, self.held = self.held, []
-            for note in held:  # first: a dashboard reports an action before the state it led to
-                self._event(note)
-            for dev, info in self.seen.items():
-                seat = referee.seat_of(dev)
-                if seat is not None and info.get("snapshot") is not None:
-                    referee.reconcile(seat, info["snapshot"])
+            for note in held:
+                self._guarded(note)
+            self.due.update(self.latest)
+            self.push()
+            self._reconcile_due()
             self.push()
 
     def poll(self, limit=500):
-        """Drain up to `limit` notes, act on them, push commands. Returns the number of notes handled."""
+        """Drain up to `limit` notes, act on them, push commands. Returns the number of notes handled.
+
+        Notes are taken in the order they came: an event before the state it made (the dashboard sends them as
+        one message). Nothing raised for one note stops the others, or the app (this is a Kivy Clock callback)."""
         notes = []
         for _ in range(limit):
             try:
                 notes.append(self.transport.events.get_nowait())
             except queue.Empty:
                 break
-        # Events first: a dashboard reports an action before the state it led to.
-        acted = []
         for note in notes:
-            if note[0] == "event":
-                self._event(note)
-                acted.append(note[1])
-        # The table mirrored those actions as if the dashboard still held them, but a sync sent meanwhile (its
-        # state frame overtook a lost event frame) may have undone one there: check against its latest state.
-        # (Formula 1 only: its reconcile compares whole cars; Formula 5's compares a view counter that every
-        # event moves on, so there it would push the same view again after each play.)
-        recheck = self.referee is not None and self.referee.GAME == "f1"
-        for dev in set(acted) if recheck else ():
-            if self.transport.pending(dev):
-                self.recheck.add(dev)  # the sync may still be on its way: check again at its ack
-            else:
-                self._reconcile(dev, self.transport.snapshot(dev))
-        for note in notes:
-            kind = note[0]
-            if kind == "hello":
-                _, dev, info = note
-                self.seen[dev] = {"fw": info.get("fw"), "snapshot": info.get("s")}
-                self.status[dev] = "connected"
-                self._reconcile(dev, info.get("s"))
-            elif kind == "status":
-                self.status[note[1]] = note[2]
-            elif kind == "state":
-                dev, snap = note[1], note[2]
-                if dev in self.seen:
-                    self.seen[dev]["snapshot"] = snap
-                if not self.transport.pending(dev):
-                    self._reconcile(dev, snap)
-            elif kind == "done":
-                if note[1] in self.seen:
-                    self.seen[note[1]]["snapshot"] = note[3]
-                if note[1] in self.recheck and not self.transport.pending(note[1]):
-                    self.recheck.discard(note[1])
-                    self._reconcile(note[1], note[3])  # its whole state, with nothing left in flight
-            elif kind == "refused":
-                self._reconcile(note[1], self.transport.snapshot(note[1]))
+            self._guarded(note)
         if notes:
             self.changed += 1
+        self.push()  # first: a state compared with the table while commands wait in the referee is stale
+        self._reconcile_due()
         self.push()
         return len(notes)
+
+    def _guarded(self, note):
+        try:
+            self._note(note)
+        except Exception:
+            log.exception("link: note %r from dashboard %s not handled", note[0], note[1])
+
+    def _note(self, note):
+        kind = note[0]
+        if kind == "event":
+            self._event(note)
+        elif kind == "hello":
+            _, dev, info = note
+            self.seen[dev] = {"fw": info.get("fw"), "snapshot": info.get("s")}
+            self.status[dev] = "connected"
+            self._state(dev, info.get("s"), info.get("settled", True))
+        elif kind == "status":
+            self.status[note[1]] = note[2]
+        elif kind == "state":
+            self._state(note[1], note[2], note[4] if len(note) > 4 else True)
+        elif kind == "done":
+            if note[1] in self.seen:
+                self.seen[note[1]]["snapshot"] = note[3]
+        elif kind == "refused":
+            self.due.add(note[1])  # the table believed it applied: compare again
+        elif kind == "rejected":  # an event of a shape no rule can read: acknowledged, never applied
+            _, dev, eid, why = note
+            log.warning("link: dashboard %s sent event %s the table cannot take: %s", dev, eid, why)
+            self._show(dev, "action not understood (%s)" % why)
+            self.due.add(dev)
+        elif kind == "bad":
+            log.warning("link: dashboard %s: %s", note[1] or "(not yet known)", note[2])
+
+    def _state(self, dev, snap, settled):
+        if not isinstance(snap, dict):
+            return
+        if dev in self.seen:
+            self.seen[dev]["snapshot"] = snap
+        self.latest[dev] = (snap, settled)
+        self.due.add(dev)
+
+    def _reconcile_due(self):
+        """Each dashboard whose state came is compared with the table once, on its latest state, when nothing is
+        in flight to it (its ack brings the state after it) and that state holds every event it reported."""
+        for dev in sorted(self.due):
+            if self.transport.pending(dev):
+                continue  # the ack of what is in flight brings a fresh state, and marks it due again
+            self.due.discard(dev)
+            snap, settled = self.latest.get(dev, (None, False))
+            if settled:
+                try:
+                    self._reconcile(dev, snap)
+                except Exception:
+                    log.exception("link: the state of dashboard %s could not be compared", dev)
 
     def _remember_taken(self):
         """The link forgets the event ids it took when the app ends; the game log does not: hand them back."""
@@ -105,6 +134,12 @@ class LinkBridge:
         if ref is not None:
             for dev, ids in ref.taken.recent().items():
                 self.transport.remember_events(dev, ids)
+
+    def _show(self, dev, text):
+        ref = self.referee
+        seat = ref.seat_of(dev) if ref is not None else None
+        if seat is not None:
+            self.errors.append("%s: %s" % (ref.names()[seat], text))
 
     def _event(self, note):
         _, dev, eid, name, args = note
@@ -114,9 +149,20 @@ class LinkBridge:
             return
         seat = ref.seat_of(dev)
         if seat is not None:
-            # Applied and logged with its id, or refused and its id logged. If this raises, nothing is kept
-            # and nothing acked: the dashboard resends it until the app, restarted from its log, takes it.
-            err = ref.on_dashboard_event(seat, name, args, (dev, eid))
+            # Applied and logged with its id, or refused and its id logged. Then acknowledged.
+            try:
+                err = ref.on_dashboard_event(seat, name, args, (dev, eid))
+            except LogError:
+                # Not kept (the log could not be written): not acknowledged, and taken again when resent.
+                if (dev, eid) not in self.failed:
+                    self.failed.add((dev, eid))
+                    log.exception("link: event %s of dashboard %s not kept", eid, dev)
+                self.transport.retry_event(dev, eid)
+                return
+            except Exception as e:  # a defect of ours for this event: refused, so the dashboard is synced back
+                log.exception("link: event %s of dashboard %s could not be judged", eid, dev)
+                err = "not understood (%s)" % type(e).__name__
+                self.due.add(dev)
             if err is not None:
                 self.errors.append("%s: %s" % (ref.names()[seat], err))
         self.transport.ack_event(dev, eid)  # kept (or not this game's): the dashboard may forget it

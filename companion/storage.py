@@ -59,19 +59,15 @@ def latest_game():
 
 
 def game_in_progress():
-    """(path, None) for the newest game if it is not over, (path, message) if it cannot be opened, else None."""
-    path = latest_game()
-    if path is None:
-        return None
-    try:
-        ref = Referee.open(path)
-    except LogError as e:
-        return path, str(e)
-    try:
-        over = ref.race.game_over
-    finally:
-        ref.close()
-    return None if over else (path, None)
+    """(path, None) for the Formula 1 game played last if it is not over, (path, message) if it cannot be opened,
+    else None (a finished race is never "in progress"). Read afresh at every call, like saved_games()."""
+    for game in saved_games():
+        if game.game != "F1":
+            continue
+        if game.error:
+            return game.path, game.error
+        return None if game.finished else (game.path, None)
+    return None
 
 
 # ---- the saved games list ------------------------------------------------------------------------------------
@@ -125,7 +121,8 @@ def _last_played(path):
     return max(times) if times else 0
 
 
-def _without_path(message, path):
+def error_words(message, path):
+    """An error about a saved game with its file named as "this saved game" (no file names on screen)."""
     return str(message).replace(path, "this saved game").replace(os.path.basename(path), "this saved game")
 
 
@@ -174,9 +171,9 @@ def saved_game(path, game):
         game, players, rnd, finished = (_read_f1 if game == "F1" else _read_f5)(path)
         error = ""
     except LogError as e:
-        players, rnd, finished, error = [], 0, False, _without_path(e, path)
+        players, rnd, finished, error = [], 0, False, error_words(e, path)
     except Exception as e:  # noqa: BLE001  (a file the app did not write: named in the list, nothing else breaks)
-        players, rnd, finished, error = [], 0, False, _without_path("not a saved game (%s)" % e, path)
+        players, rnd, finished, error = [], 0, False, error_words("not a saved game (%s)" % e, path)
     sg = SavedGame(path, game, players, rnd, _last_played(path), finished, error)
     _cache[path] = (sig, sg)
     return sg

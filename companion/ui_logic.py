@@ -70,7 +70,7 @@ class SetupForm:
         try:
             return Track.load(self.track_path).name
         except TrackError as e:
-            return str(e)
+            return _track_words(e, self.track_path)
 
     def set_count(self, n):
         self.count = max(MIN_PLAYERS, min(MAX_PLAYERS, n))
@@ -84,10 +84,27 @@ class SetupForm:
     def players(self):
         return [n.strip() for n in self.names[: self.count]]
 
+    def summary(self):
+        """The setup in words: "3 players, 5 laps. The 1962 rules, and: ..." (no code names, no file names)."""
+        return "%d players, %d laps. %s" % (self.count, self.laps, race_words.rules_text(self.rules))
+
     def start(self, path, seed=None):
         """A new game saved at `path`. Raises RuleError or TrackError with the message to show."""
-        track = Track.load(self.track_path) if self.track_path else Track.load()
+        try:
+            track = Track.load(self.track_path) if self.track_path else Track.load()
+        except TrackError as e:
+            raise TrackError(_track_words(e, self.track_path))
         return Referee.new(path, self.players(), self.laps, rules=self.rules, track=track, seed=seed)
+
+
+def _track_words(error, path):
+    """A track file's error with the track named as the player named it, not as a file: "Club: 1 to 12 corners"."""
+    import os
+
+    if not path:
+        return str(error)
+    name = os.path.splitext(os.path.basename(path))[0]
+    return str(error).replace(path, name).replace(os.path.basename(path), name)
 
 
 def seat_roll(race):
@@ -168,6 +185,7 @@ class RaceView:
         self.message = ""
         self.special = 0  # use the special tyres (pit card) on the next band
         self.answered = set()  # decisions (by position) whose "is the track clear?" has been answered
+        self._picked = (None, {})  # (token, {picker: options}): see _memo
 
     # ---- reading ------------------------------------------------------------------------------
     @property
@@ -210,6 +228,14 @@ class RaceView:
         race = self.race
         return race.round - 1 if race.game_over else race.round
 
+    def heading(self):
+        """The race's top line: "Round 3 of a 5-lap race", or once over "Race over after 6 rounds"."""
+        race = self.race
+        if race.game_over:
+            n = self.rounds()
+            return "Race over after %d round%s" % (n, "" if n == 1 else "s")
+        return "Round %d of a %d-lap race" % (race.round, race.laps)
+
     def phase(self):
         """Where the turn stands: "speed", "move", "corners", "pit", "finish", "end", or "over"."""
         return self.ref.phase()
@@ -225,14 +251,27 @@ class RaceView:
         offer = dict(self.ref.actions())
         corner = offer["corner"]
         if corner.live and (self.corner, self.band) in turn.bands_taken(self.ref):
-            offer["corner"] = Action("corner", False, self._band_taken_reason(), corner.token)
+            offer["corner"] = Action("corner", False, turn.band_taken_reason(self.ref.track, self.corner, self.band),
+                                     corner.token)
+        waiting = self._superb_waits()
+        if waiting:
+            for name in ("corner", "end_turn"):
+                if offer[name].live:
+                    offer[name] = Action(name, False, waiting, offer[name].token)
         return offer
 
-    def _band_taken_reason(self):
-        name = self.corner_names()[self.corner]
-        if self.bands() > 1:
-            return "%s band %d is already rolled for: choose the next band" % (name, self.band + 1)
-        return "%s is already rolled for in this move" % name
+    def _superb_waits(self):
+        """While the table has not said whether the track is clear for a Superb Driving just played, the corner
+        it is for (and the end of the turn, which would spend it) wait for the answer."""
+        who = self.superb_question()
+        return "" if who is None else "first: is the track clear for %s's Superb Driving?" % who
+
+    def _refused_here(self, name, token):
+        """The view's own refusals (after a stale token's): the band already rolled for, the open question."""
+        if token is not None and turn.stale_reason(self.ref, token, name):
+            return ""  # the referee says why
+        a = self.actions()[name]
+        return "" if a.live or self.ref.actions()[name].live is False else a.reason
 
     def speed_options(self):
         """The speed picker: always the speedometer's speeds 0 to 160 in steps of 20, in that order, each a
@@ -242,14 +281,14 @@ class RaceView:
         car = self.active_car()
         if car is None:
             return turn.speed_options(None, over=True)
-        return turn.speed_options(car)
+        return self._memo("speed", lambda: turn.speed_options(car))
 
     def hold_options(self):
         """A car blocked in the pit or on a spin-off point: the speeds it may dial while waiting (all 9 places)."""
         car = self.active_car()
         if car is None:
             return turn.hold_options(None, over=True)
-        return turn.hold_options(car)
+        return self._memo("hold", lambda: turn.hold_options(car))
 
     def block_options(self):
         """A blocked car: the blocker's speeds it may be brought to, all 9 places; a slower blocker's speed is
@@ -257,7 +296,17 @@ class RaceView:
         car = self.active_car()
         if car is None:
             return turn.block_options(None, over=True)
-        return turn.block_options(car, still=car.speed_set and not turn.moves_on(self.ref))
+        return self._memo("block", lambda: turn.block_options(car, still=car.speed_set and not turn.moves_on(self.ref)))
+
+    def _memo(self, name, work):
+        """The pickers are worked out once a step (the screen may ask every frame): a new decision, a new list."""
+        token = self.ref.token()
+        if self._picked[0] != token:
+            self._picked = (token, {})
+        found = self._picked[1]
+        if name not in found:
+            found[name] = work()
+        return list(found[name])
 
     def corner_names(self):
         return [name for name, _bands in self.ref.track.corners]
@@ -479,7 +528,17 @@ class RaceView:
         return self.race.names[seat] if seat is not None else ""
 
     def set_speed(self, v, token=None):
-        return self._do(lambda: self.ref.set_speed(v, token=token), "%s: speed %d" % (self._who(), v))
+        """Set this turn's speed (a speed whose option says SPIN spins the car: the screen confirms it first)."""
+        who, seat = self._who(), self.active()
+        was = self.race.cars[seat].speed if seat is not None else 0
+        spins = any(o.v == v and o.live and o.spins for o in self.speed_options())
+
+        def done(_ev):
+            if spins:
+                return "%s: braking from %d to %d is more than the car can pay: spun off" % (who, was, v)
+            return "%s: speed %d" % (who, v)
+
+        return self._do(lambda: self.ref.set_speed(v, token=token), done)
 
     def superb_question(self):
         """Superb Driving works "providing the track is clear": when a dashboard has just played it, the table
@@ -516,6 +575,10 @@ class RaceView:
         if car is None:
             self.message = "the race is over"
             return None
+        held = self._refused_here("corner", token)
+        if held:
+            self.message = held
+            return None
         seat, speed, who = self.active(), car.speed, self._who()
         safety = self.safety()
         where = (self.corner, self.band, self.lane)
@@ -544,9 +607,12 @@ class RaceView:
             self._who(), v, ", spun" if ev["pen"][0] else ""))
 
     def play_card(self, code, clear=1, token=None):
+        """A tactic card played from the table (Superb Driving with `clear` already answered)."""
         who = self._who()
-        return self._do(lambda: self.ref.play_card(code, clear, token=token),
-                        lambda ev: race_words.card_words(who, ev))
+        ev = self._do(lambda: self.ref.play_card(code, clear, token=token), lambda ev: race_words.card_words(who, ev))
+        if ev is not None and code == cards.SUPERB:
+            self.answered.add(len(self.ref.stack))  # the table has said the track is clear
+        return ev
 
     def pit(self, token=None):
         who = self._who()
@@ -558,11 +624,21 @@ class RaceView:
         return ev
 
     def lap(self, over=0, token=None):
-        """The car crossed the line; on its last lap that is the finish, `over` spaces past it."""
+        """The car crossed the line, not on its last lap (that is finish()). With spaces past the line given, it
+        is the finish: finish(over)."""
+        if over:
+            return self.finish(over, token)
+        return self._line(self.ref.lap, over, token)
+
+    def finish(self, over=0, token=None):
+        """The car crossed the line on its last lap, `over` spaces past it (the tie-break, see results())."""
+        return self._line(self.ref.finish, over, token)
+
+    def _line(self, fn, over, token):
         car = self.active_car()
         final = car is not None and car.laps_left == 1
         who = self._who()
-        ev = self._do(lambda: self.ref.lap(over, token=token), "")
+        ev = self._do(lambda: fn(over, token=token), "")
         if ev is not None:
             self.message = ("%s FINISHED, %d spaces over the line" % (who, over)) if final else (
                 "%s: lap, %d to go" % (who, self.race.cars[ev["seat"]].laps_left))
@@ -571,6 +647,10 @@ class RaceView:
     def end_turn(self, token=None):
         """End the turn. With no speed set the car keeps its speed, and the message says so."""
         who = self._who()
+        held = self._refused_here("end_turn", token)
+        if held:
+            self.message = held
+            return None
         ev = self._do(lambda: self.ref.end_turn(token=token), "")
         if ev is not None:
             nxt = self.active()
@@ -594,7 +674,8 @@ def history_text(names, e):
     seat = e.get("seat")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
     if t == "speed":
-        return "%s: speed %s%s" % (who, e.get("v"), " (Good Carburettor)" if e.get("card") else "")
+        extra = " (Good Carburettor)" if e.get("card") else " (same speed)" if e.get("same") else ""
+        return "%s: speed %s%s" % (who, e.get("v"), extra)
     if t == "hold":
         return "%s: waits at %s" % (who, e.get("v"))
     if t == "corner":
@@ -624,4 +705,5 @@ def chart_series(ref):
     return [(race.names[s], race.colours[s], pts) for s, pts in enumerate(ref.series())]
 
 
-__all__ = ["COLOURS", "RaceView", "SetupForm", "chart_series", "history_text", "seat_roll_text"]
+__all__ = ["COLOURS", "Action", "RaceView", "SetupForm", "SpeedOption", "chart_series", "history_text",
+           "seat_roll_text", "variant_text"]

@@ -30,6 +30,11 @@ HEAP = "256K"
 _SOCKETS = [None]
 
 
+def is_virtual(dev):
+    """A dashboard id this module gives (the tablet's app names them; a Pico's id is its unique id in hex)."""
+    return dev.startswith(("virtual-", "f5-virtual-"))
+
+
 def micropython_path():
     here = os.path.join(os.path.dirname(sys.executable), "micropython")
     return here if os.path.exists(here) else shutil.which("micropython")
@@ -59,12 +64,15 @@ class VirtualDashboard:
         self.image = bytearray(W * PAGES)
         self.frame = 0
         self.state = None
+        self.state_frame = -1
         self.led = 0
         self.proc = None
         self.sock = None
         self.slave = None
         self.path = None  # the pty the transport opens
         self.lock = threading.Lock()
+        self.tap_lock = threading.Lock()  # taps come from the UI thread and from the phones' server
+        self.on_frame = None  # on_frame(dev, image, n) on the viewer thread at each complete frame (a phone)
 
     def start(self):
         master, slave = os.openpty()
@@ -104,6 +112,7 @@ class VirtualDashboard:
 
     def _line(self, raw):
         op, _, rest = raw.rstrip(b"\n").partition(b" ")
+        done = None
         with self.lock:
             if op == b"G":
                 page, _, hexdata = rest.partition(b" ")
@@ -112,17 +121,22 @@ class VirtualDashboard:
                     self.image[p * W : (p + 1) * W] = bytes.fromhex(hexdata.decode())
             elif op == b"F":
                 self.frame = int(rest)
+                done = bytes(self.image), self.frame
             elif op == b"S":
                 self.state = json.loads(rest)
+                self.state_frame = self.frame  # the state that goes with this frame (it follows the frame's pages)
             elif op == b"L":
                 self.led = int(rest)
+        if done is not None and self.on_frame is not None:
+            self.on_frame(self.dev, *done)
 
     def tap(self, button):
         """Press and release one of BUTTONS (a short write to a local socket: fine on the UI thread)."""
         if button not in BUTTONS or self.sock is None:
             return 0
         try:
-            self.sock.sendall(b"T " + button.encode() + b"\n")
+            with self.tap_lock:
+                self.sock.sendall(b"T " + button.encode() + b"\n")
         except OSError:
             return 0
         return 1
@@ -167,6 +181,7 @@ class VirtualPorts(PyserialPorts):
     def __init__(self, real=True):
         self.virtual = {}  # dev -> VirtualDashboard
         self.real = real
+        self.on_frame = None  # given to every dashboard started (the phones' server)
         super().__init__(self._ports)
 
     def _ports(self):
@@ -186,10 +201,19 @@ class VirtualPorts(PyserialPorts):
     def add(self, workdir, dev):
         d = self.virtual.get(dev)
         if d is None:
-            d = self.virtual[dev] = VirtualDashboard(workdir, dev).start()
+            d = VirtualDashboard(workdir, dev)
+            d.on_frame = self.on_frame
+            self.virtual[dev] = d.start()
         return d
 
+    def remove(self, dev):
+        """Stop one (its car got a Pico, or its game was closed); its saved state stays with its game."""
+        d = self.virtual.pop(dev, None)
+        if d is not None:
+            d.stop()
+
     def stop(self):
+        """Stop them all: the app ends, or another game opens (which starts its own)."""
         for d in self.virtual.values():
             d.stop()
         self.virtual = {}

@@ -1,4 +1,6 @@
-"""Kivy widgets the screens share: an OLED view, the dice, the wear charts. Styles live in companion.kv."""
+"""Kivy widgets the screens share: buttons, gauges, a car's panel, an OLED view, the dice, the charts.
+
+Styles live in companion/theme.kv (sizes and colours from companion.theme)."""
 
 import math
 import os
@@ -9,10 +11,16 @@ import wave
 from kivy.clock import Clock
 from kivy.graphics import Color, Line, Rectangle
 from kivy.graphics.texture import Texture
-from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.metrics import dp, sp
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.behaviors import ToggleButtonBehavior
+from kivy.uix.button import Button
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
+
+from companion import theme
 
 W, H = 128, 64
 # byte -> its 8 pixels top to bottom, 0 or 255 (an SSD1306 page column)
@@ -29,31 +37,67 @@ def oled_rows(image):
 
 
 class OledView(Widget):
-    """A virtual dashboard's OLED, drawn from its pages; redrawn only when its frame counter moves."""
+    """A virtual dashboard's OLED, drawn from its pages at the largest whole-number scale that fits (every
+    firmware pixel is k x k screen pixels, none uneven), centred; redrawn only when its frame counter moves.
+
+    `hidden`: the dashboard shows its tactic hand, a secret: a cover is drawn instead, and only a finger held
+    on the screen (its player peeking) shows the pixels, until it is lifted."""
 
     frame = NumericProperty(-1)
+    hidden = BooleanProperty(False)
+    peeking = BooleanProperty(False)
+    scale = NumericProperty(1)
 
     def __init__(self, **kw):
         super().__init__(**kw)
+        self.shown_image = bytes(W * H // 8)
         self.texture = Texture.create(size=(W, H), colorfmt="luminance")
         self.texture.mag_filter = "nearest"
+        self.texture.min_filter = "nearest"
         with self.canvas:
-            Color(0.55, 0.85, 1, 1)
-            self.rect = Rectangle(texture=self.texture, pos=self.pos, size=self.size)
-        self.bind(pos=self._place, size=self._place)
+            self.ink = Color(*theme.OLED_ON)
+            self.rect = Rectangle(texture=self.texture)
+        self.bind(pos=self._place, size=self._place, hidden=self._place, peeking=self._place)
+        self._place()
 
     def _place(self, *_):
-        self.rect.pos = self.pos
-        self.rect.size = self.size
+        k = max(1, int(min(self.width / W, self.height / H)))
+        self.scale = k
+        x = int(self.center_x - W * k / 2)
+        y = int(self.center_y - H * k / 2)
+        self.rect.pos = (x, y)
+        self.rect.size = (W * k, H * k) if self.shown() else (0, 0)
+
+    def shown(self):
+        return not self.hidden or self.peeking
 
     def show(self, image, frame):
         if frame == self.frame:
             return 0
         self.frame = frame
+        self.shown_image = bytes(image)  # what the texture holds (tests compare it with the drawn pixels)
         data = b"".join(reversed(oled_rows(image)))  # a texture's first row is the bottom one
         self.texture.blit_buffer(data, colorfmt="luminance", bufferfmt="ubyte")
         self.canvas.ask_update()
         return 1
+
+    def on_touch_down(self, touch):
+        if self.hidden and self.collide_point(*touch.pos):
+            touch.grab(self)
+            self.peeking = True
+            return True
+        return super().on_touch_down(touch)
+
+    def on_touch_up(self, touch):
+        if touch.grab_current is self:
+            touch.ungrab(self)
+            self.peeking = False
+            return True
+        return super().on_touch_up(touch)
+
+    def on_hidden(self, _w, hidden):
+        if not hidden:
+            self.peeking = False
 
 
 class Dice(BoxLayout):
@@ -128,33 +172,274 @@ class DieFace(Label):
     value = NumericProperty(0)
 
 
-class WearChart(Widget):
-    """One line per car over the turns: series = [(rgba, [values])], top = the scale's maximum."""
 
-    series = ListProperty([])
-    top_value = NumericProperty(1)
-    title = StringProperty("")
+class RaceButton(Button):
+    """A flat button in the theme's colours. `tone` is its colour while live; `token` the action's turn and step
+    it was drawn for (the referee refuses a stale one); `reason` why it is off, when it is."""
+
+    tone = ListProperty(list(theme.BUTTON))
+    token = ObjectProperty(None, allownone=True)
+    reason = StringProperty("")
+    # Off but still tappable (a tap says why): drawn dim at the canvas, so that turning a button on or off does
+    # not render its text again (Kivy's disabled does, and a tap changes many buttons at once).
+    live = BooleanProperty(True)
+
+
+class SpeedKey(RaceButton):
+    """One speed of the picker, always in its own place: the figure, and under it what it costs."""
+
+    value = NumericProperty(0)
+    cost = StringProperty("")
+    spins = BooleanProperty(False)
+    confirm = BooleanProperty(False)  # a speed that spins the car is asked about first
+    picker = StringProperty("speed")  # what a tap sets: speed, hold (blocked, waiting) or block
+    note = StringProperty("")  # a word more from the model ("optional": a blocked car's raise)
+
+
+class Gauge(Widget):
+    """A wear gauge read from across the table: `maximum` segments, `value` of them lit, green to red."""
+
+    value = NumericProperty(0)
+    maximum = NumericProperty(8)
 
     def __init__(self, **kw):
         super().__init__(**kw)
-        self.bind(pos=self.redraw, size=self.redraw, series=self.redraw, top_value=self.redraw)
+        self.bind(pos=self.redraw, size=self.redraw, value=self.redraw, maximum=self.redraw)
+
+    def segment_colour(self, i):
+        frac = (i + 1) / float(max(1, self.maximum))
+        return theme.GO if frac <= 0.5 else theme.WARN if frac < 0.85 else theme.BAD
 
     def redraw(self, *_):
-        self.canvas.after.clear()
-        longest = max((len(v) for _c, v in self.series), default=0)
-        if longest < 1:
+        self.canvas.clear()
+        n = int(self.maximum)
+        if n < 1 or self.width < n:
             return
-        x0, y0, w, h = self.x + 8, self.y + 8, self.width - 16, self.height - 48
-        with self.canvas.after:
-            Color(0.92, 0.92, 0.9, 1)  # light, so that the black car's line shows
-            Rectangle(pos=(x0, y0), size=(w, h))
-            for rgba, values in self.series:
-                Color(*rgba)
-                step = w / max(longest - 1, 1)
-                pts = []
-                for i, v in enumerate(values):
-                    pts += [x0 + i * step, y0 + h * min(v, self.top_value) / float(self.top_value)]
-                if len(pts) >= 4:
-                    Line(points=pts, width=2.5)
-                elif pts:
-                    Line(circle=(pts[0], pts[1], 4), width=2)
+        gap = max(1, int(self.width * 0.03))
+        w = (self.width - gap * (n - 1)) / float(n)
+        with self.canvas:
+            for i in range(n):
+                Color(*(self.segment_colour(i) if i < self.value else theme.BUTTON_OFF))
+                Rectangle(pos=(self.x + i * (w + gap), self.y), size=(w, self.height))
+
+
+class CarPanel(BoxLayout):
+    """One car on the race screen (laid out in theme.kv); app.py sets these from RaceView.rows()."""
+
+    name = StringProperty("")
+    car_rgba = ListProperty([0.5, 0.5, 0.5, 1])
+    car_ink = ListProperty([1, 1, 1, 1])
+    speed = NumericProperty(0)
+    tyre = NumericProperty(0)
+    brake = NumericProperty(0)
+    laps_left = NumericProperty(0)
+    status = StringProperty("")
+    link = StringProperty("none")
+    dev = StringProperty("")
+    active = BooleanProperty(False)
+    seat = NumericProperty(0)
+    shown = ObjectProperty(None, allownone=True)
+
+    def update(self, r):
+        """Touch only what changed (a frame stays short with six cars streaming)."""
+        if r == self.shown:
+            return
+        self.shown = r
+        self.seat = r["seat"]
+        self.name = r["name"]
+        self.car_rgba = list(r["rgba"])
+        self.car_ink = list(r["ink"])
+        self.speed = r["speed"]
+        self.tyre = r["tyre"]
+        self.brake = r["brake"]
+        self.laps_left = r["laps_left"]
+        missed = "missed %d" % r["missed"] if r.get("missed") else ""
+        self.status = "  ".join(t for t in (r["status"], missed) if t)
+        self.link = r["link"]
+        self.dev = r["dev"] or ""
+        self.active = bool(r["active"])
+
+
+# ---- charts: kivy_garden.graph with a line per car told apart by its marker ------------------------------
+
+MARKERS = ("circle", "square", "triangle", "diamond", "cross", "bar")
+
+
+def marker(shape, x, y, r):
+    """The canvas instructions of one marker of `shape` centred at (x, y), radius r."""
+    from kivy.graphics import Ellipse, Quad, Triangle
+
+    if shape == "circle":
+        return [Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r))]
+    if shape == "square":
+        return [Rectangle(pos=(x - r * 0.85, y - r * 0.85), size=(1.7 * r, 1.7 * r))]
+    if shape == "triangle":
+        return [Triangle(points=(x - r, y - r * 0.8, x + r, y - r * 0.8, x, y + r))]
+    if shape == "diamond":
+        return [Quad(points=(x, y - r * 1.1, x + r * 1.1, y, x, y + r * 1.1, x - r * 1.1, y))]
+    if shape == "cross":
+        w = max(1.0, r / 3)
+        return [Line(points=(x - r, y - r, x + r, y + r), width=w), Line(points=(x - r, y + r, x + r, y - r), width=w)]
+    return [Rectangle(pos=(x - r, y - r * 0.35), size=(2 * r, r * 0.7))]
+
+
+def _plot_class():
+    from kivy.graphics import InstructionGroup, RenderContext
+    from kivy_garden.graph import Plot
+
+    class MarkedLinePlot(Plot):
+        """A line with a marker at every turn; `lift` pixels up, so that lines of equal values stay apart."""
+
+        shape = StringProperty("circle")
+        size_px = NumericProperty(5)
+        line_width = NumericProperty(1.6)
+        lift = NumericProperty(0)
+
+        def create_drawings(self):
+            self._grc = RenderContext(use_parent_modelview=True, use_parent_projection=True)
+            self._group = InstructionGroup()
+            self._grc.add(self._group)
+            return [self._grc]
+
+        def draw(self, *args):
+            super().draw(*args)
+            pts = [(x, y + self.lift) for x, y in self.iterate_points()]
+            group = self._group
+            group.clear()
+            group.add(Color(*self.color))
+            flat = [v for p in pts for v in p]
+            if len(flat) >= 4:
+                group.add(Line(points=flat, width=self.line_width))
+            for x, y in pts:
+                for instr in marker(self.shape, x, y, self.size_px):
+                    group.add(instr)
+
+    return MarkedLinePlot
+
+
+_PLOT = [None]
+
+
+def marked_line_plot(**kw):
+    if _PLOT[0] is None:
+        _PLOT[0] = _plot_class()
+    return _PLOT[0](**kw)
+
+
+def nice_step(span, ticks=6):
+    """A tick step of 1, 2 or 5 times a power of ten giving about `ticks` ticks over `span`."""
+    raw = max(span, 1) / float(ticks)
+    mag = 10 ** int(math.floor(math.log10(raw)))
+    for m in (1, 2, 5, 10):
+        if raw <= m * mag:
+            return m * mag
+    return 10 * mag
+
+
+class MarkerSwatch(Widget):
+    """The legend's sample of a car's line: its colour and marker."""
+
+    rgba = ListProperty([1, 1, 1, 1])
+    shape = StringProperty("circle")
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.bind(pos=self.redraw, size=self.redraw, rgba=self.redraw, shape=self.redraw)
+
+    def redraw(self, *_):
+        self.canvas.clear()
+        cy = self.center_y
+        self.canvas.add(Color(*self.rgba))
+        self.canvas.add(Line(points=(self.x, cy, self.right, cy), width=1.6))
+        for instr in marker(self.shape, self.center_x, cy, min(self.height / 3.0, 8)):
+            self.canvas.add(instr)
+
+
+class ToggleRaceButton(ToggleButtonBehavior, RaceButton):
+    """A choice among several (a corner, a lane, whose dashboard): the chosen one in `down_tone`."""
+
+    down_tone = ListProperty(list(theme.CHOSEN))
+
+
+class Confirm(ModalView):
+    """A yes/no question over the screen; Back (app.py) answers no. `then(True or False)` is called once."""
+
+    question = StringProperty("")
+    yes_text = StringProperty("Yes")
+    no_text = StringProperty("No")
+
+    def __init__(self, then=None, **kw):
+        super().__init__(**kw)
+        self.then = then
+
+    def answer(self, yes):
+        then, self.then = self.then, None
+        self.dismiss(animation=False)  # gone at once: a fading question would swallow the next tap
+        if then is not None:
+            then(yes)
+
+
+class TurnChart(BoxLayout):
+    """One gauge over the race, a line per car (kivy_garden.graph): turns along the bottom, the gauge's values
+    up the side, each car's line in its colour with a marker of its own. series = [(rgba, shape, [(turn, v)])]."""
+
+    title = StringProperty("")
+    top_value = NumericProperty(1)
+    step = NumericProperty(1)  # between the value labels up the side
+    series = ListProperty([])
+
+    def __init__(self, **kw):
+        super().__init__(orientation="vertical", **kw)
+        from kivy_garden.graph import Graph
+
+        self.caption = Label(text=self.title, bold=True, size_hint_y=None, height=dp(24), halign="left",
+                             font_size=sp(theme.SMALL))
+        self.caption.bind(size=lambda w, s: setattr(w, "text_size", s))
+        self.bind(title=lambda w, t: setattr(self.caption, "text", t))
+        self.add_widget(self.caption)
+        self.graph = Graph(
+            xlabel="turn", x_ticks_major=1, y_ticks_major=1, x_grid_label=True,
+            y_grid_label=True, x_grid=False, y_grid=True, xmin=0, xmax=1, ymin=0, ymax=max(1, self.top_value),
+            background_color=list(theme.CHART_BG), tick_color=list(theme.CHART_GRID), border_color=list(theme.LINE),
+            label_options={"color": list(theme.INK), "bold": True}, padding=dp(4), font_size=sp(theme.SMALL - 2),
+            precision="%d")
+        self.add_widget(self.graph)
+        self.bind(series=self.redraw, top_value=self.redraw)
+        self.graph.bind(height=self._fit_ticks)
+
+    def redraw(self, *_):
+        g = self.graph
+        for p in list(g.plots):
+            g.remove_plot(p)
+        turns = max((t for _c, _s, pts in self.series for t, _v in pts), default=1)
+        g.xmax = max(1, turns)
+        g.x_ticks_major = max(1, int(nice_step(turns, 10)))  # whole turns
+        g.ymax = max(1, self.top_value)
+        self._fit_ticks()
+        n = len(self.series)
+        for i, (rgba, shape, pts) in enumerate(self.series):
+            # equal values (everyone at zero wear) drawn a little apart, so that no line hides another
+            plot = marked_line_plot(color=list(rgba), shape=shape, size_px=dp(4.5), lift=dp(2.5) * (i - (n - 1) / 2.0))
+            plot.points = [(t, v) for t, v in pts]
+            g.add_plot(plot)
+
+
+    def _fit_ticks(self, *_):
+        """As many value labels up the side as fit (a short chart on the 7-inch screen labels fewer)."""
+        g = self.graph
+        fit = max(1, int(g.height / (g.font_size * 2.0)))
+        step = self.step or 1
+        while self.top_value / step > fit and step < self.top_value:
+            step *= 2
+        g.y_ticks_major = min(step, self.top_value)
+
+
+class SavedGameRow(BoxLayout):
+    """One saved game on the Saved games screen (laid out in companion.kv)."""
+
+    path = StringProperty("")
+    players = StringProperty("")
+    detail = StringProperty("")
+    state = StringProperty("")
+    finished = BooleanProperty(False)
+    error = StringProperty("")

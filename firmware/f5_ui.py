@@ -98,6 +98,8 @@ class F5Ui:
             self.mode = MAIN
         app.link.proto.get_snapshot = self.snapshot
         new_game = k < self.k or self.k < 0 or args.get("deal")
+        # the same turn told again (a resend, a resync) leaves the player where they are, in their hand say
+        fresh = turn and (not self.turn or k != self.k)
         self.car, self.hand, self.col, self.pos, self.speed = car, sorted(hand), col, pos, speed
         self.ahead, self.round, self.k, self.turn, self.over, self.win = ahead, rnd, k, turn, over, win
         if app.led_on != turn:
@@ -109,9 +111,9 @@ class F5Ui:
             self.message("PIT STOP", "Drawn: " + self.counts_text(drawn), now)
         elif new_game:
             self.message("FORMULA 5", "Car %s, start %d. Hand: %d cards." % (NAMES[car], pos + 1, len(hand)), now)
-        elif turn and self.mode != MESSAGE:
+        elif fresh and self.mode != MESSAGE:
             self._go(MAIN)
-        if turn:
+        if fresh:
             app.beep(880, 60)
 
     def snapshot(self):

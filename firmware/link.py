@@ -26,8 +26,10 @@ class DashboardLink(DashboardProtocol):
       dev                                 the dashboard id; default machine.unique_id() as hex on the Pico, on
                                           the unix port $F1_DASH_ID (tests), else "unix-dashboard"
     link.poll(timeout_ms)                 call every loop pass: reads what arrived, answers, heartbeats
-    link.state_changed()                  the player changed something on the dashboard: push the state
-    link.post_event(name, args)           an event for the tablet, resent until acknowledged
+    link.post_event(name, args)           a player's action for the tablet, right after the change: it carries
+                                          the state it made; resent until acknowledged
+    link.state_changed()                  the player changed something on the dashboard: push the state (after
+                                          a post_event it sends nothing: the event carried it)
     link.done_ids()                       what to save with the state at any other save
     link.pending_events() / restore_events(saved)   the unacknowledged events, to save and restore
     link.tablet_present()                 true if the tablet spoke in the last 3 s

@@ -1,8 +1,8 @@
 # What the buttons mean: one small state machine over screens (modes). It changes the car only through
 # shared_rules (a RuleError becomes a short message and changes nothing), and tells its host through
 # `host.changed(turn_end)` (the car changed: save, push the state), `host.post(name, args)` (an event for
-# the tablet), `host.linked()` (1 while the tablet is there; else the dashboard plays standalone) and
-# `host.solo()` (standalone play's own dice and piles).
+# the tablet, carrying the state: posted after the change, before host.changed), `host.linked()` (1 while the
+# tablet is there; else the dashboard plays standalone) and `host.solo()` (standalone play's own dice and piles).
 import time
 from micropython import const
 
@@ -221,8 +221,9 @@ class Ui:
             v = self.choices[self.cursor]
             card = cards.CARBURETTOR if self.carb else None
             spins = c.set_speed(v, card)[2]
-            host.changed(0)
+            # The event first: it carries the state it made, and the state frame it replaces is not sent.
             host.post("speed", {"v": v, "card": card} if card else {"v": v})
+            host.changed(0)
             if spins:
                 self.message("SPUN OFF", say(_BRAKING_SPIN), now, then)
             else:
@@ -234,8 +235,8 @@ class Ui:
                 self.open_speed(1)  # its speed is dialled first, and played with it
                 return
             spaces = c.play_card(code)
+            host.post("card", {"card": code})  # the event carries the state (see the speed above)
             host.changed(0)
-            host.post("card", {"card": code})
             text = say(_MOVE) % spaces if spaces else say(_ANY_SPEED)
             self.message(cards.card_text(code).upper()[:16], text, now, then)
         elif mode == _MENU:

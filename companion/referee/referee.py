@@ -12,11 +12,12 @@ import binascii
 import os
 
 from shared_rules.errors import RuleError
-from shared_rules.f1 import cards
+from shared_rules.f1 import cards, charts
 from shared_rules.f1.car import Car, apply_command
 from shared_rules.f1.odds import corner_odds
 from shared_rules.f1.race import Race
 from shared_rules.f1.replay import replay_one
+from shared_rules.link import schema
 
 from companion.referee import turn
 from companion.referee.eventlog import EventLog, LogError, open_saved
@@ -228,8 +229,11 @@ class Referee:
         ev = {"t": "corner", "seat": self.race.seat, "safety": safety, "special": special}
         if where is not None:
             where = [int(x) for x in where]
+            if len(where) < 2 or not 0 <= where[0] < len(self.track.corners) \
+                    or not 0 <= where[1] < len(self.track.corners[where[0]][1]):
+                raise RuleError("corner", "no such corner or band")
             if (where[0], where[1]) in turn.bands_taken(self):
-                raise RuleError("corner", "that band is already rolled for in this move: choose the next band")
+                raise RuleError("corner", turn.band_taken_reason(self.track, where[0], where[1]))
             ev["where"] = where  # kept in the log beside the decision; the rules do not read it
         ev["mph"] = self.race.cars[self.race.seat].speed  # the speed the band was taken at (for the words)
         return self._act(ev)
@@ -243,8 +247,13 @@ class Referee:
         return self._act({"t": "card", "seat": self.race.seat, "card": code, "clear": clear})
 
     def lap(self, over=0, token=None):
-        car = self.race.cars[self.race.seat] if self.race.seat >= 0 else None
-        self._check("finish" if car is not None and car.laps_left == 1 else "lap", token)
+        """The car crossed the line, not on its last lap (that is finish()); spaces past the line count only there."""
+        self._check("lap", token)
+        return self._act({"t": "lap", "seat": self.race.seat, "over": over})
+
+    def finish(self, over=0, token=None):
+        """The car crossed the line on its last lap, `over` spaces past it."""
+        self._check("finish", token)
         return self._act({"t": "lap", "seat": self.race.seat, "over": over})
 
     def pit(self, token=None):
@@ -303,12 +312,15 @@ class Referee:
         (before a crash that ate its ack) changes nothing and returns None."""
         if taken is not None and taken in self.taken:
             return None
-        ev = _DASHBOARD_EVENTS.get(name)
-        if ev is None or not isinstance(args, dict):
+        why = schema.event_problem(name, args)  # (the link checked it already; a caller of its own may not have)
+        if why is None and name not in _DASHBOARD_EVENTS:
+            why = "unknown dashboard event"
+        if why is not None:
             self._resync_seat(seat)
             if taken is not None:
                 self.taken.record(taken)
-            return RuleError("event", "unknown dashboard event")
+            return RuleError("event", why)
+        ev = _DASHBOARD_EVENTS[name]
         decision = {"t": ev, "seat": seat}
         for k in ("v", "card", "over", "clear"):
             if k in args:
@@ -324,11 +336,18 @@ class Referee:
 
     def reconcile(self, seat, snapshot):
         """A dashboard showed its whole state (hello, or state frame with nothing in flight): if it is not
-        what the table holds, the table's state goes back to it. Returns 1 if a sync was queued."""
+        what the table holds, the table's state goes back to it, once. Returns 1 if a sync was queued.
+
+        Commands still queued for that seat mean the snapshot is older than what they will make: nothing to
+        compare yet (their acks bring the state after them)."""
+        if any(s == seat for s, _cid, _name, _args in self.outbox):
+            return 0
         if snapshot == self.race.cars[seat].snapshot():
             self.believed[seat] = self.race.cars[seat].copy()
             return 0
         try:
+            if schema.snapshot_problem(snapshot) is not None:  # one the rules could not even read
+                raise RuleError("snapshot", "unreadable")
             self.believed[seat] = Car.from_snapshot(snapshot)
         except RuleError:
             self.believed[seat] = Car(self.race.laps, self.race.rules)
@@ -354,7 +373,10 @@ class Referee:
         if t == "corner":
             pen = ev["pen"]
             dice = ev["dice"][0] * 10 + ev["dice"][1] if ev["dice"] else 0
-            cmds.append((seat, "pen", {"spin": pen[0], "tyre": pen[1], "brake": pen[2], "dice": dice}))
+            args = {"spin": pen[0], "tyre": pen[1], "brake": pen[2], "dice": dice}
+            if ev.get("case") == charts.WAIVED:  # what the corner spent goes with its penalty: no sync for it
+                args["special" if ev.get("special") else "superb"] = 0
+            cmds.append((seat, "pen", args))
         elif t == "block":
             cmds.append((seat, "speed", {"v": ev["v"]}))
         elif t == "lap" and source_seat is None:

@@ -18,6 +18,7 @@ SILENT = tablet.SILENT
 LOST = tablet.LOST
 
 SCAN_S = 0.25  # ports are listed this often: appearing and disappearing are noticed well within a second
+LOST_SCAN_S = 0.1  # ...and this often while a dashboard is lost (its cable may be back any moment)
 READ_TIMEOUT_S = 0.02
 
 
@@ -40,12 +41,17 @@ class Transport:
 
     events: queue.Queue of notes, read on the UI thread (Kivy is not thread-safe):
       ("port", key, "open" | "gone")      a candidate port appeared (opened) or disappeared
-      ("hello", dev, {"fw", "p", "s"})    a dashboard (re)connected; "s" is its full snapshot
+      ("hello", dev, {"fw", "p", "s", "settled"})   a dashboard (re)connected; "s" is its full snapshot
       ("status", dev, status)             CONNECTED, SILENT (no frame for 2.5 s) or LOST (no port)
       ("done", dev, cmd_id, snapshot)     a command was applied (once), snapshot is the state after it
       ("refused", dev, cmd_id, code, message)   a command was refused; the dashboard changed nothing
-      ("state", dev, snapshot, rev)       the player changed something on the dashboard (rev counts changes)
-      ("event", dev, event_id, name, args)      an event from the dashboard (delivered once)
+      ("state", dev, snapshot, rev, settled)    the dashboard's latest state (after a change of its own, an
+                                          event, an ack; rev counts changes); settled: it holds no event
+                                          the app has not been given (only then compare it with the table)
+      ("event", dev, event_id, name, args)      an event from the dashboard (delivered once), checked against
+                                          shared_rules/link/schema.py; its state follows as a "state" note
+      ("rejected", dev, event_id, why)    an event no rule can read (acknowledged, never delivered)
+      ("bad", dev or None, why)           something wrong in a dashboard's messages, once per kind: for the log
 
     An event is acknowledged to its dashboard as it arrives, unless the app called hold_events(): then only
     when the app calls ack_event() once it has kept it (applied and logged), so one lost in an app that died
@@ -117,6 +123,14 @@ class Transport:
             session = d.session
         self._flush(session)
 
+    def retry_event(self, dev, eid):
+        """The app could not keep event eid of dashboard dev (its log failed): not acknowledged, and its next
+        resend is passed on again."""
+        with self.lock:
+            d = self.devices.get(dev)
+            if d is not None:
+                d.forget(eid)
+
     def _flush(self, session):
         """Write now what session queued rather than at its reader's next turn."""
         if session is not None:
@@ -179,7 +193,10 @@ class Transport:
                         self.workers.pop(key).stop()
                         self.events.put(("port", key, "gone"))
             self._update_statuses()
-            time.sleep(self.timing.get("scan_s", SCAN_S))
+            pause = self.timing.get("scan_s", SCAN_S)
+            if LOST in self.statuses.values():
+                pause = min(pause, LOST_SCAN_S)
+            time.sleep(pause)
 
     def _open(self, key):
         try:

@@ -221,12 +221,22 @@ def apply_command(car, name, args):
             return car.start_turn()
         return car.end_turn()
     if name == "pen":
-        _int_arg(args, "dice", 0, 66)
-        return car.penalty(
+        # What the corner did besides the gauges, so the dashboard need not be sent its whole state for it:
+        # dice thrown (no tactic card after them), and Superb Driving or Special Tyres spent ("superb"/"special"
+        # 0; absent: unchanged).
+        rolled = _int_arg(args, "dice", 0, 66)
+        superb = _int_arg(args, "superb", 0, 1) if "superb" in args else car.superb
+        special = _int_arg(args, "special", 0, 1) if "special" in args else car.special
+        car.penalty(
             _int_arg(args, "spin", 0, 1),
             _int_arg(args, "tyre", 0, charts.TYRE_MAX),
             _int_arg(args, "brake", 0, charts.BRAKE_MAX),
         )
+        if rolled:
+            car.rolled = 1
+        car.superb = min(car.superb, superb)  # only ever spent here (a spin has spent it already)
+        car.special = min(car.special, special)
+        return None
     if name == "speed":
         return car.force_speed(_int_arg(args, "v", 0, charts.MAX_SPEED))
     if name == "deal":

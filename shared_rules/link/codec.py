@@ -145,8 +145,8 @@ def decode(line):
 # A full snapshot (every field plus a hand of up to 40 cards) does not fit in 256 bytes. Such a message
 # travels as "frag" frames: {"t":"frag","f":message number,"i":index,"k":count,"d":base64 of a slice of
 # its JSON}.
-# Fragments of one message are consecutive on the line; a gap drops the whole message (the sender's retry or
-# the next heartbeat repairs it). Reassembly is bounded by _MAX_MESSAGE.
+# Fragments of one message are consecutive on the line; a repeated or stale fragment is dropped alone, a gap drops
+# the whole message (the sender's retry or the next heartbeat repairs it). Reassembly is bounded by _MAX_MESSAGE.
 _FRAG_BYTES = const(144)  # 192 base64 characters: the fragment frame stays under MAX_FRAME
 _MAX_MESSAGE = const(2048)
 _MAX_FRAGS = const((_MAX_MESSAGE + _FRAG_BYTES - 1) // _FRAG_BYTES)  # 15
@@ -214,18 +214,29 @@ class Receiver:
 
     def add(self, msg):
         """A decoded frame in; out the message it completes (msg itself if not a fragment), or None while more
-        fragments are to come. FrameError for a fragment that cannot be used, dropped like a bad frame."""
+        fragments are to come. FrameError for a fragment that cannot be used, dropped like a bad frame.
+
+        A line repeats and loses, it never reorders: a repeat of a fragment already held, or a fragment of another
+        message arriving in the middle (a stale or late copy), is dropped alone; only a gap in this message (a
+        fragment really missing) or a whole frame in between drops it."""
         parts = self.parts
+        if msg["t"] != "frag":
+            if parts:
+                self.parts = []  # a whole frame in the middle: the rest of the message was lost
+            return msg
         i = msg.get("i")
         key = (msg.get("f"), msg.get("k"))
-        if parts and (msg["t"] != "frag" or i != len(parts) or key != self.key):
-            parts = self.parts = []  # a gap, another message: the rest of this one was lost
-        if msg["t"] != "frag":
-            return msg
         k = key[1]
         d = msg.get("d")
-        if i != len(parts) or type(k) is not int or not 1 < k <= _MAX_FRAGS or type(d) is not str:
-            raise FrameError("not a frame")  # neither a first fragment nor the next one
+        if type(i) is not int or type(k) is not int or not 1 < k <= _MAX_FRAGS or type(d) is not str:
+            raise FrameError("not a frame")
+        if i == 0:
+            parts = self.parts = []  # a message starts: one half-built before it lost its end
+        elif not parts or key != self.key or i < len(parts):
+            raise FrameError("not a frame")  # a repeat, or a fragment of another message: only it is dropped
+        elif i != len(parts):
+            self.parts = []  # a gap: a fragment of this message is missing, the message is lost
+            raise FrameError("not a frame")
         parts.append(binascii.a2b_base64(d))  # not base64: ValueError, a FrameError too
         self.key = key
         if len(parts) < k:

@@ -15,6 +15,7 @@ _MAX_OUTBOX = const(16)
 # The command ids kept: the tablet has at most one command in flight per dashboard, so only the latest few
 # ids can ever come back; 64 is ample and keeps the saved state small.
 _DONE_KEPT = const(64)
+_MAX_ID = const(40)  # a command id longer than this is refused: every id is kept, saved and journaled
 
 try:
     from time import ticks_diff as _ticks_diff  # type: ignore  # MicroPython: ticks_ms wraps, this does not
@@ -58,6 +59,8 @@ class DashboardProtocol:
         self.last_tx = now_ms
         self.last_rx = None
         self.outbox = []  # [event_id, name, args, last_sent_ms or None]
+        self.carried = -1  # the revision the last event carried: the state_changed() after it sends nothing
+        self.owed = 0  # a state went out while events waited: say so (a heartbeat) once they are all acked
         # Event ids must not repeat after a restart; a random 24-bit boot number makes that practically certain.
         import os  # urandom: the Pico's ring oscillator, the system's random source elsewhere
 
@@ -65,28 +68,49 @@ class DashboardProtocol:
         self.hello(now_ms)
 
     # -- sending -----------------------------------------------------------------------------------------
-    def _send(self, msg, now_ms):
+    def _send(self, msg, now_ms, q=-1):
+        # q >= 0: msg carries the state, and q is how many events it holds that the tablet has not acked (the
+        # tablet compares the state with its table only when it has taken every one of them); 0 goes unsaid.
+        if q >= 0:
+            msg["r"] = self.rev
+            msg["s"] = self.get_snapshot()
+            if q:
+                msg["q"] = q
+            if q > (msg["t"] == "ev"):  # more than an event itself: the tablet waits for a heartbeat saying 0
+                self.owed = 1
         self.seq += 1
         msg["n"] = self.seq
         codec.frames(msg, self.seq, self.write)  # a write per frame, as each is made: no message-sized join
         self.last_tx = _ticks_ms() if now_ms is None else now_ms  # type: ignore[misc]
 
     def hello(self, now_ms):
-        self._send({"t": "hello", "p": codec.PROTOCOL, "dev": self.dev, "fw": self.firmware,
-                    "r": self.rev, "s": self.get_snapshot()}, now_ms)
+        self._send({"t": "hello", "p": codec.PROTOCOL, "dev": self.dev, "fw": self.firmware}, now_ms,
+                   len(self.outbox))
 
     def state_changed(self, now_ms=None):
-        """Push the full state after a change made on the dashboard itself (no ack needed)."""
+        """Push the full state after a change made on the dashboard itself (no ack needed). After post_event
+        nothing: the event carried the state it made (one message per change, so the tablet never sees the
+        state without the action that made it)."""
+        if self.carried == self.rev:
+            self.carried = -1
+            return
         self.rev += 1
-        self._send({"t": "st", "r": self.rev, "s": self.get_snapshot()}, now_ms)
+        self._send({"t": "st"}, now_ms, len(self.outbox))
 
     def post_event(self, name, args, now_ms=None):
-        """Queue an event for the tablet (e.g. a card played); resent until acked. Returns its id."""
+        """Queue an event for the tablet (e.g. a card played), made on the state as it is now: the event carries
+        that state, so call it after the change and before state_changed(). Resent until acked. Returns its id."""
         if len(self.outbox) >= _MAX_OUTBOX:
             raise ValueError("event outbox full")
         eid = self.event_prefix + str(self.seq)
         # Sent at once, and queued only once sent: what could never be sent is refused (ValueError) here.
-        self._send({"t": "ev", "id": eid, "e": name, "a": args}, now_ms)
+        self.rev += 1
+        try:
+            self._send({"t": "ev", "id": eid, "e": name, "a": args}, now_ms, len(self.outbox) + 1)
+        except ValueError:
+            self.rev -= 1
+            raise
+        self.carried = self.rev
         self.outbox.append([eid, name, args, self.last_tx])
         return eid
 
@@ -138,9 +162,12 @@ class DashboardProtocol:
                 for e in self.outbox:  # a loop, not a comprehension: no extra code object on the Pico
                     if e[0] == eid:  # ids are unique: one to remove at most
                         self.outbox.remove(e)
+                        if not self.outbox and self.owed:  # every event taken: the state last sent is whole
+                            self.owed = 0
+                            self._send({"t": "hb", "r": self.rev}, now_ms)
                         break
             elif t == "get":
-                self._send({"t": "st", "r": self.rev, "s": self.get_snapshot()}, now_ms)
+                self._send({"t": "st"}, now_ms, len(self.outbox))
             elif t != "hb":
                 eid = msg.get("id")
                 eid = codec.clean_text(eid, 40) if isinstance(eid, str) else ""
@@ -151,8 +178,9 @@ class DashboardProtocol:
         cid = msg.get("id")
         name = msg.get("c")
         args = msg.get("a", {})
-        if not isinstance(cid, str) or not cid or not isinstance(name, str) or not isinstance(args, dict):
-            cid = codec.clean_text(cid, 40) if isinstance(cid, str) else ""
+        if (not isinstance(cid, str) or not cid or len(cid) > _MAX_ID or not isinstance(name, str)
+                or not isinstance(args, dict)):
+            cid = codec.clean_text(cid, _MAX_ID) if isinstance(cid, str) else ""
             self._send({"t": "err", "id": cid, "e": "proto", "m": "cmd needs id c a"}, now_ms)
             return
         dup = 1
@@ -181,14 +209,18 @@ class DashboardProtocol:
                 self.on_journal(cid, name, args)  # kept before the ack: an ack always means "kept"
             if self.on_applied is not None:
                 self.on_applied(self.done_ids())  # saved before the ack: an ack always means "kept"
-        self._send({"t": "ack", "id": cid, "dup": dup, "r": self.rev, "s": self.get_snapshot()}, now_ms)
+        self._send({"t": "ack", "id": cid, "dup": dup}, now_ms, len(self.outbox))
 
     # -- time --------------------------------------------------------------------------------------------
     def tick(self, now_ms):
         """Resend due events and keep the heartbeat going. Call often (every loop pass)."""
+        n = len(self.outbox)
         for e in self.outbox:
             if e[3] is None or _ticks_diff(now_ms, e[3]) >= _EVENT_RETRY_MS:
-                self._send({"t": "ev", "id": e[0], "e": e[1], "a": e[2]}, now_ms)
+                self._send({"t": "ev", "id": e[0], "e": e[1], "a": e[2]}, now_ms, n)  # with the state as it is
                 e[3] = now_ms
         if _ticks_diff(now_ms, self.last_tx) >= _HEARTBEAT_MS:  # type: ignore  # (ticks: an int on the board)
-            self._send({"t": "hb", "r": self.rev}, now_ms)
+            hb = {"t": "hb", "r": self.rev}
+            if n:
+                hb["q"] = n  # events waiting: the state of revision r is not whole on the tablet yet
+            self._send(hb, now_ms)

@@ -2,11 +2,14 @@
 # open port. Commands go one at a time per dashboard, resent until answered; notes for the app are returned.
 import binascii
 
-from shared_rules.link import codec
+from shared_rules.link import codec, schema
 
-HELLO_RETRY_MS = 300  # ask again for a hello after this long, then twice as long each time, up to 8 times
-# (a Pico sitting at its REPL echoes every "hi" back with a traceback: no need to do that three times a second)
-COMMAND_RETRY_MS = 400  # resend an unanswered command this often
+HELLO_RETRY_MS = 300  # ask again for a hello after this long, then twice as long each time, up to 8 times as long
+# (a Pico sitting at its REPL echoes every "hi" back with a traceback: no need to do that three times a second)...
+HELLO_EAGER = 12  # ...but a new port is asked this many times first, every HELLO_RETRY_MS / 2 (1.8 s in all): a
+# replugged dashboard answers the first "hi" it hears, and a lost hello must not cost seconds
+COMMAND_RETRY_MS = 250  # resend an unanswered command this often (a repeat is answered, never applied again)
+FAST_RETRY_MS = 40  # ...or at a damaged frame from its dashboard, once this long after sending it
 HEARTBEAT_MS = 1000  # send a heartbeat after this long without sending anything
 SILENT_MS = 2500  # no frame for this long: the dashboard is "silent"
 
@@ -81,6 +84,9 @@ class Device:
         self.protocol = None
         self.snapshot = None
         self.rev = None  # the dashboard's state revision that snapshot shows
+        # The snapshot holds only events this tablet has taken (the dashboard had none waiting, or just the event
+        # that carried it): only then may it be compared with the table.
+        self.settled = False
         self.pending = []  # [id, name, args], oldest first; pending[0] is in flight once sent
         self.sent_ms = None  # when pending[0] was last sent, None if not sent on this session
         self.events = []  # the ids of the last EVENTS_KEPT events taken, oldest first
@@ -98,6 +104,13 @@ class Device:
         """Event ids taken before this link started (the game log's, oldest first): a resend of one is
         acknowledged and not passed on again."""
         self.events[:] = ([e for e in ids if e not in self.events] + self.events)[-EVENTS_KEPT:]
+
+    def forget(self, eid):
+        """The app could not keep event eid (its log failed): its next resend is passed on again."""
+        if eid in self.held:
+            self.held.remove(eid)
+        if eid in self.events:
+            self.events.remove(eid)
 
     def kept(self, eid, now_ms):
         """The app has kept event eid (applied and logged it, or logged it as refused): acknowledge it now, on
@@ -130,8 +143,10 @@ class Session:
         self.last_tx = now_ms
         self.last_hi = None
         self.hello_wait = self.hello_retry
+        self.his = 0  # "hi" sent since the port opened (or the last hello)
         self.last_n = -1
         self.bad_frames = 0
+        self.complaints = []  # what was wrong with this port's messages, each reported once
         self.incompatible = False
         self.closed = False
         self.hi(now_ms)
@@ -148,6 +163,7 @@ class Session:
 
     def hi(self, now_ms):
         self.last_hi = now_ms
+        self.his += 1
         self._send({"t": "hi", "p": codec.PROTOCOL}, now_ms)
 
     def status(self, now_ms):
@@ -174,12 +190,37 @@ class Session:
                 msg = self.reader.add(msg)  # FrameError too for a fragment that cannot be used
             except codec.FrameError:
                 self.bad_frames += 1
+                self._damaged(now_ms)
                 continue
-            if msg is not None:
+            if msg is None:
+                continue
+            try:
                 self._handle(msg, now_ms, notes)
+            except Exception as e:  # a defect of ours for this message: never the end of the port (it would
+                self.bad_frames += 1  # come again after the reconnect, and end it again)
+                self._complain("%s: %s %s" % (msg["t"], type(e).__name__, e), notes)
         return notes
 
+    def _damaged(self, now_ms):
+        """A damaged frame came while a command was in flight: most likely its answer (an ack is three fragments).
+        Resend it now rather than at the timer; a repeat is answered and never applied twice."""
+        d = self.device
+        if d is not None and d.session is self and d.sent_ms is not None and now_ms - d.sent_ms >= FAST_RETRY_MS:
+            self._send_command(d, now_ms)
+
+    def _complain(self, why, notes):
+        """A note ("bad", dashboard id or None, what was wrong) for the app's log, once per kind of wrong."""
+        if why not in self.complaints and len(self.complaints) < 32:
+            self.complaints.append(why)
+            notes.append(("bad", self.device.dev if self.device is not None else None, why))
+
     def _handle(self, msg, now_ms, notes):
+        verdict, why = schema.inbound(msg)  # before anything reads a field of it
+        if why is not None:
+            self._complain(why, notes)
+        if verdict == schema.DROP:
+            self.bad_frames += 1
+            return
         t = msg["t"]
         n = msg.get("n")
         if t == "hello":
@@ -203,30 +244,45 @@ class Session:
                 if t == "ack":
                     self._take_state(d, msg)
                     notes.append(("done", d.dev, cid, d.snapshot))
+                    notes.append(("state", d.dev, d.snapshot, d.rev, d.settled))
                 else:
                     notes.append(("refused", d.dev, cid, msg.get("e"), msg.get("m")))
                 self.pump(now_ms)
         elif t == "st":
             if self._take_state(d, msg):
-                notes.append(("state", d.dev, d.snapshot, d.rev))
+                notes.append(("state", d.dev, d.snapshot, d.rev, d.settled))
         elif t == "hb":
             if msg.get("r") != d.rev:
                 self._send({"t": "get"}, now_ms)  # a state frame went missing: ask for the state
+            elif not msg.get("q") and not d.settled and d.snapshot is not None:
+                d.settled = True  # every event that state held is acknowledged now: taken by the table
+                notes.append(("state", d.dev, d.snapshot, d.rev, True))
         elif t == "ev":
-            eid = msg.get("id")
-            if not isinstance(eid, str) or eid in d.held:
-                return  # (held: the app has it and acks it once kept; the dashboard resends until then)
-            if eid in d.events:
-                self.ack(eid, now_ms)  # taken already: the first ack was lost
-                return
+            self._event(d, msg, verdict, why, now_ms, notes)
+
+    def _event(self, d, msg, verdict, why, now_ms, notes):
+        eid = msg["id"]
+        if eid in d.held:
+            pass  # the app has it and acks it once kept; the dashboard resends until then
+        elif eid in d.events:
+            self.ack(eid, now_ms)  # taken already: the first ack was lost
+        else:
             d.events.append(eid)
             if len(d.events) > EVENTS_KEPT:
                 d.events.pop(0)
-            if self.hold_events:
+            if verdict == schema.REFUSE:
+                self.ack(eid, now_ms)  # answered, so not sent again; the rules never see it
+                notes.append(("rejected", d.dev, eid, why))
+            elif self.hold_events:
                 d.held.append(eid)
+                notes.append(("event", d.dev, eid, msg["e"], msg["a"]))
             else:
                 self.ack(eid, now_ms)
-            notes.append(("event", d.dev, eid, msg.get("e"), msg.get("a")))
+                notes.append(("event", d.dev, eid, msg["e"], msg["a"]))
+        # The state the event made (after it in the notes: the app takes the event first). A resend carries the
+        # state as it is at its sending.
+        if self._take_state(d, msg, 1):
+            notes.append(("state", d.dev, d.snapshot, d.rev, d.settled))
 
     def _hello(self, msg, now_ms, notes):
         dev = msg.get("dev")
@@ -241,6 +297,7 @@ class Session:
         self.device = d
         d.session = self
         self.hello_wait = self.hello_retry
+        self.his = 0
         d.sent_ms = None  # whatever was in flight is resent now; the dashboard drops a repeat
         n = msg.get("n")
         self.last_n = n if isinstance(n, int) else -1
@@ -248,13 +305,16 @@ class Session:
         d.protocol = msg.get("p")
         self._take_state(d, msg)
         self.incompatible = d.protocol != codec.PROTOCOL
-        notes.append(("hello", dev, {"fw": d.firmware, "p": d.protocol, "s": d.snapshot}))
+        notes.append(("hello", dev, {"fw": d.firmware, "p": d.protocol, "s": d.snapshot, "settled": d.settled}))
         self.pump(now_ms)
 
-    def _take_state(self, d, msg):
+    def _take_state(self, d, msg, own=0):
+        """The state msg carries, if any; settled when it holds no event the table has not taken (the events
+        waiting on the dashboard, "q", count the event that carries it: own)."""
         if isinstance(msg.get("s"), dict):
             d.snapshot = msg["s"]
             d.rev = msg.get("r")
+            d.settled = msg.get("q", 0) <= own
             return True
         return False
 
@@ -274,9 +334,11 @@ class Session:
     def tick(self, now_ms):
         d = self.device
         if d is None or d.session is not self:
-            if now_ms - self.last_hi >= self.hello_wait:
+            eager = self.his <= HELLO_EAGER
+            if now_ms - self.last_hi >= (self.hello_retry // 2 if eager else self.hello_wait):
                 self.hi(now_ms)
-                self.hello_wait = min(self.hello_wait * 2, self.hello_retry * 8)
+                if not eager:
+                    self.hello_wait = min(self.hello_wait * 2, self.hello_retry * 8)
         elif d.sent_ms is not None and now_ms - d.sent_ms >= self.command_retry:
             self._send_command(d, now_ms)
         else:

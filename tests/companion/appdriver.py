@@ -17,8 +17,9 @@ os.environ.update(KIVY_NO_ARGS="1", SDL_VIDEODRIVER="offscreen", KIVY_WINDOW="sd
 
 from kivy.config import Config  # noqa: E402
 
-Config.set("graphics", "width", "1280")
-Config.set("graphics", "height", "800")
+SIZE = os.environ.get("F1_WINDOW", "1280x800").split("x")  # 1920x1200, 800x480 (the 7-inch display)
+Config.set("graphics", "width", SIZE[0])
+Config.set("graphics", "height", SIZE[1])
 
 from kivy.clock import Clock  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
@@ -59,6 +60,7 @@ class Driver:
         self.out = out
         self.shots = shots
         self.seen = {"steps": []}
+        self.names = None  # the players' names setup_and_pair types (None: Ann, Bob, ...)
         self.steps = scenario(self)
         self.waiting = None
         self.until = 0
@@ -84,6 +86,9 @@ class Driver:
                         raise TimeoutError("waited too long at step %d" % len(self.seen["steps"]))
                     return True
                 self.waiting = None
+            sm = getattr(self.app, "sm", None)
+            if sm is not None and sm.transition.is_active:
+                return True  # Kivy drops touches while screens change: the next tap waits for the new screen
             step = next(self.steps)
             self.seen["steps"].append(getattr(step, "__name__", str(step)))
             if callable(step):
@@ -108,6 +113,10 @@ def race_ids(app):
     return app.screen("race").ids
 
 
+def corner_button(app, i):
+    return find(race_ids(app).corners, lambda w: getattr(w, "corner_name", None) == app.ref.track.corners[i][0])
+
+
 def dashboards_agree(app):
     """Every paired dashboard shows exactly the table's car (its own saved state, via its viewer channel)."""
     ref = app.ref
@@ -118,7 +127,9 @@ def dashboards_agree(app):
     return bool(ref.pairs) and not app.transport.pending()
 
 
-def setup_and_pair(d, players=3):
+def setup_and_pair(d, players=3, on_tablet=1):
+    """Setup, then pairing: the first `on_tablet` cars' dashboards on the tablet's screen (their players have no
+    hardware and chose it), the rest on phones (the default)."""
     app = d.app
     ids = app.screen("setup").ids
     yield lambda: app.bridge is not None
@@ -127,37 +138,55 @@ def setup_and_pair(d, players=3):
     for _ in range(abs(players - 3)):
         yield tap(ids.more if players > 3 else ids.fewer)
     for i, w in enumerate(reversed(ids.names.children)):
-        w.text = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"][i]
+        w.text = (d.names or ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"])[i]
     yield tap(ids.track)  # the only track file: the 1962 board again
     d.note("track", ids.track.text)
     d.shot("1-setup")
     yield tap(ids.start)
     yield lambda: app.sm.current == "pairing"
     d.note("roll", app.screen("pairing").ids.roll.text)
-    rows = list(reversed(app.screen("pairing").ids.seats.children))
-    yield tap(rows[0].virtual_button)  # the first car's player has no hardware: a virtual dashboard
-    yield lambda: any(dev == "virtual-1" for dev, _s in app.bridge.dashboards())
+    for seat in range(on_tablet):
+        rows = list(reversed(app.screen("pairing").ids.seats.children))  # the cards are rebuilt by each tap
+        yield tap(rows[seat].virtual_button)  # "Show it on this tablet instead": a virtual dashboard here
+        yield lambda seat=seat: any(dev == "virtual-%d" % (seat + 1) for dev, _s in app.bridge.dashboards())
     d.shot("2-pairing")
     yield tap(app.screen("pairing").ids.go)  # the rest get virtual ones too
     yield lambda: app.sm.current == "race"
     yield lambda: dashboards_agree(app)
 
 
+def ready(app):
+    """The race screen takes taps again (no dice rolling, the turn not just handed over)."""
+    return app.ready()
+
+
 def press_virtual(app, dev, *names):
+    """Taps on a virtual dashboard's buttons: its tab on the race screen first, then its buttons."""
+    ids = race_ids(app)
+    tab = find(ids.dash_tabs, lambda w: getattr(w, "dev", None) == dev)
+    if app.dash_dev != dev:
+        yield tap(tab)
     for name in names:
-        box = find(race_ids(app).virtuals, lambda w: getattr(w, "dev", None) == dev)
-        yield tap(button(box, name))
+        yield tap(button(ids.dash_buttons, name))
+
+
+def speed_keys(app):
+    return list(app.speed_keys)
+
+
+def speed_key(app, v):
+    return next(k for k in app.speed_keys if k.value == v)
 
 
 def speed_button(app, fastest=False):
-    """The first offered speed above the car's current one (else the first offered), or the fastest."""
-    ids = race_ids(app)
+    """The first live speed above the car's current one (else the first live), or the fastest live one; a
+    speed that would spin the car is not chosen."""
     car = app.view.active_car()
-    buttons = [w for w in reversed(ids.speeds.children) if hasattr(w, "trigger_action") and w.text.isdigit()]
+    keys = [k for k in app.speed_keys if k.live and not k.confirm]
     if fastest:
-        return buttons[-1]
-    faster = [b for b in buttons if int(b.text) > car.speed]
-    return (faster or buttons)[0]
+        return keys[-1]
+    faster = [k for k in keys if k.value > car.speed]
+    return (faster or keys)[0]
 
 
 # ---- scenarios --------------------------------------------------------------------------------------------
@@ -178,7 +207,7 @@ def tour(d):
     yield from press_virtual(app, first_dev, "OK")
     yield lambda: ref.race.cars[0].speed_set and ref.race.cars[0].speed == 60
     d.note("speed_from_dashboard", ref.race.cars[0].speed)
-    yield tap(button(ids.corners, ref.track.corners[0][0]))
+    yield tap(corner_button(app, 0))
     yield tap(button(ids.lanes, "lane 1: %d" % ref.track.corners[0][1][0][0]))
     d.note("odds", ids.odds.text)
     yield tap(ids.corner)
@@ -190,6 +219,7 @@ def tour(d):
 
     d.note("sound_s", Dice.sound.length if Dice.sound else 0)
     d.note("last_roll", app.view.last_roll)
+    d.note("last_roll_text", app.view.last_roll_text())
     yield lambda: dashboards_agree(app)
     dash = app.ports.virtual[first_dev]
     d.note("dashboard_after_roll", dash.state["car"])
@@ -203,6 +233,7 @@ def tour(d):
     yield tap(ids.end)
     yield lambda: ref.race.seat == 1 and dashboards_agree(app)
     # Seat 1: speed on the tablet, then into the pit.
+    yield app.ready
     yield tap(speed_button(app))
     yield tap(ids.pit)
     d.note("pit_message", ids.message.text)
@@ -215,8 +246,9 @@ def tour(d):
     turns = 0
     while not ref.race.game_over and turns < 60:
         car = app.view.active_car()
-        yield lambda: not app.rolling
+        yield app.ready
         if not car.speed_set:
+            yield app.ready
             yield tap(speed_button(app))
         if car.laps_left == 1:
             yield tap(ids.finish)
@@ -233,13 +265,42 @@ def tour(d):
     d.note("results", app.view.results())
     d.note("series", [len(p) for p in ref.series()])
     d.shot("5-results")
-    yield tap(app.screen("results").ids.back)
+    from kivy.core.window import Window
+
+    Window.size = (800, 480)  # the 7-inch display
+    yield 1.0
+    d.shot("5-results-800x480")
+    Window.size = (1280, 800)
+    yield 0.3
+    rids = app.screen("results").ids
+    d.note("results_screen", {"heading": rids.heading.text, "charts": [len(rids[c].graph.plots) for c in (
+        "speed_chart", "tyre_chart", "brake_chart")], "legend": len(rids.legend.children)})
+    yield tap(rids.back)
+    # The end of the race is a state: every race action off, Results at hand, the round count right.
+    d.note("race_over", {"live": [n for n in ("corner", "block", "pit", "lap", "finish", "end", "undo")
+                                  if getattr(ids, n).live], "round": ids.round.text, "turn": ids.turn.text,
+                         "results_button": ids.results.disabled, "rounds": app.view.rounds()})
     yield tap(ids.history)
     yield 0.2
     lines = app.screen("history").ids.lines
     d.note("history", "\n".join(item["text"] for item in lines.data))
     d.note("history_shown", len([w for w in lines.children[0].children if w.text]))
     d.shot("6-history")
+    # A new race: the finished one is in Saved games as finished, and opens to its results.
+    app.back()
+    yield 0.1
+    yield tap(ids.new_race)
+    yield lambda: app.sm.current == "setup"
+    yield 0.3
+    d.note("setup_after_finish", [app.screen("setup").ids.resume.disabled, app.screen("setup").ids.resume_note.text])
+    yield tap(app.screen("setup").ids.saved)
+    rows = list(reversed(app.screen("saved").ids.games.children))
+    d.note("saved_after_finish", [(r.players, r.state) for r in rows])
+    yield tap(rows[0].ids.open)
+    yield lambda: app.sm.current == "results"
+    d.note("reopened", [app.screen("results").ids.heading.text, app.screen("results").ids.back.text])
+    app.back()
+    d.note("reopened_back", app.sm.current)
 
 
 def play_then_idle(d):
@@ -249,10 +310,12 @@ def play_then_idle(d):
     ids = race_ids(app)
     ref = app.ref
     for _ in range(4):
+        yield app.ready
         yield tap(speed_button(app))
         yield tap(ids.corner)
         yield lambda: not app.rolling
         yield tap(ids.end)
+    yield app.ready
     yield tap(speed_button(app))  # the kill comes in the middle of a turn, commands possibly in flight
     d.note("table", ref.race.snapshot())
     d.note("pairs", {str(k): v for k, v in ref.pairs.items()})
@@ -281,15 +344,16 @@ def showcase(d):
     yield from setup_and_pair(d, players=4)
     ids = race_ids(app)
     for turn in range(9):
+        yield app.ready
         yield tap(speed_button(app, fastest=True))
         if turn % 2:
-            yield tap(button(ids.corners, app.ref.track.corners[turn % 6][0]))
+            yield tap(corner_button(app, turn % 6))
             yield tap(ids.corner)
             yield lambda: not app.rolling
         yield tap(ids.end)
-    offered = [w.text for w in ids.speeds.children if hasattr(w, "trigger_action")]
-    yield tap(button(ids.speeds, "60") if "60" in offered else speed_button(app))
-    yield tap(button(ids.corners, app.ref.track.corners[0][0]))
+    yield app.ready
+    yield tap(speed_key(app, 60) if speed_key(app, 60).live else speed_button(app))
+    yield tap(corner_button(app, 0))
     yield tap(ids.corner)
     yield lambda: not app.rolling
     yield 0.5
@@ -301,10 +365,11 @@ def superb(d):
     app = d.app
     yield from setup_and_pair(d, players=2)
     ids = race_ids(app)
+    yield app.ready
     yield tap(speed_button(app))
     app.ref.on_dashboard_event(0, "card", {"card": "SD"})  # the event the transport delivers
     yield 0.2
-    d.note("question", [w.text for w in reversed(ids.speeds.children)])
+    d.note("question", [ids.picker_title.text] + [w.text for w in reversed(ids.speeds.children)])
     yield tap(button(ids.speeds, "Not clear"))
     d.note("hand_has_sd", "SD" in app.ref.race.cars[0].hand)
     d.note("message", ids.message.text)
@@ -319,6 +384,11 @@ def damaged(d):
     yield lambda: ids.resume_note.text != ""
     d.note("note", ids.resume_note.text)
     d.note("resume_disabled", ids.resume.disabled)
+    yield tap(ids.saved)
+    rows = list(reversed(app.screen("saved").ids.games.children))
+    d.note("saved_rows", [(r.players, r.state, r.detail, r.ids.open.disabled) for r in rows])
+    app.back()
+    yield 0.1
     yield tap(ids.start)
     yield lambda: app.sm.current == "pairing"
     d.note("new_game", os.path.basename(app.path))
@@ -330,7 +400,243 @@ def cold_start(d):
     d.note("first_frame", app.first_frame)
 
 
-SCENARIOS = {"damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start}
+def oled_matches(app, oled, image):
+    """The OledView's texture against the firmware's framebuffer `image` (SSD1306 pages), pixel for pixel, and
+    its geometry: drawn at a whole-number scale k (k x k screen pixels each, nearest-neighbour), on whole pixels.
+    Returns the faults (empty when exact) and k. A hidden hand draws nothing (the rectangle is empty)."""
+    from companion.widgets import H, W, oled_rows
+
+    rows = oled_rows(image)
+    k = oled.scale
+    faults = []
+    if tuple(oled.rect.size) != (W * k, H * k) or k != int(k) or k < 1:
+        faults.append("drawn at %r, not a whole-number scale of 128x64" % (tuple(oled.rect.size),))
+        return faults, k
+    if any(v != int(v) for v in oled.rect.pos) or oled.texture.mag_filter != "nearest":
+        faults.append("not on whole pixels, or smoothed")
+    pixels = oled.texture.pixels  # RGBA, bottom row first
+    for fy in range(H):
+        for fx in range(W):
+            i = ((H - 1 - fy) * W + fx) * 4
+            if (pixels[i] > 128) != (rows[fy][fx] > 0):
+                faults.append("pixel %d,%d" % (fx, fy))
+                if len(faults) > 5:
+                    return faults, k
+    return faults, k
+
+
+def events_this_turn(app, kind):
+    from companion.referee import turn
+
+    return [e for e in turn.this_turn(app.ref) if e.get("t") == kind]
+
+
+def people(d):
+    """Taps like people's: Back everywhere, a double tap on End turn, a tap from a stale screen, taps while the
+    dice roll, the fixed speed picker and its spin question, the virtual OLED pixel for pixel, the hidden hand
+    peeked at, leaving a race and finding it in Saved games, deleting it."""
+    app = d.app
+    ids = app.screen("setup").ids
+    yield lambda: app.bridge is not None
+    d.note("variants", [w.text for w in reversed(ids.variants.children)])
+    # Escape (Android's Back) on the setup screen asks before quitting; Back again answers no. Through the
+    # window's own keyboard event, as a key press arrives: Kivy's default would close the app.
+    from kivy.core.window import Window
+
+    Window.dispatch("on_keyboard", 27, 41, None, [])
+    d.note("setup_back_asks", app.popup.question if app.popup else None)
+    Window.dispatch("on_keyboard", 27, 41, None, [])
+    yield 0.1
+    d.note("setup_back_twice", [app.sm.current, app.popup is None])
+    yield tap(ids.choose_f5)  # Formula 5's screens go back too: its setup to this one
+    shown = app.sm.current
+    Window.dispatch("on_keyboard", 27, 41, None, [])
+    yield 0.1
+    d.note("back_from_f5setup", [shown, app.sm.current, app.f5 is None])
+    yield tap(ids.saved)
+    d.note("saved_empty", app.screen("saved").ids.saved_message.text)
+    app.back()
+    d.note("saved_back", app.sm.current)
+    yield from setup_and_pair(d, players=2)
+    race = app.ref.race
+    rids = race_ids(app)
+    # Pairing, History and Results each come back to the race with Back.
+    for name, widget in (("pairing", rids.dashboards), ("history", rids.history), ("results", rids.results)):
+        yield tap(widget)
+        shown = app.sm.current
+        app.back()
+        d.note("back_from_" + name, [shown, app.sm.current])
+        yield 0.05
+    # The speed picker: the same keys in the same places, whatever the turn.
+    yield app.ready
+    d.note("keys", [(k.value, k.x, k.y) for k in app.speed_keys])
+    d.note("keys_off", [k.value for k in app.speed_keys if not k.live])
+    yield tap(speed_key(app, 60))
+    # A double tap on End turn, 80 ms apart: Ann's turn ends, Bob's does not.
+    click(rids.end)
+    yield 0.08
+    click(rids.end)
+    yield 0.3
+    d.note("double_tap", {"seat": race.seat, "ends": sum(1 for e in app.ref.stack if e.get("t") == "end"),
+                          "message": rids.message.text})
+    yield app.ready
+    d.note("keys_turn2", [(k.value, k.x, k.y) for k in app.speed_keys])
+    yield tap(speed_key(app, 40))
+    # A tap from a stale screen: Bob's turn is ended elsewhere (another tap got there first) before this
+    # screen is redrawn; the End turn button still holds Bob's token.
+    stale = rids.end.token
+    app.view.end_turn(token=stale)
+    click(rids.end)
+    d.note("stale_tap", {"seat": race.seat, "message": app.view.message,
+                         "ends": sum(1 for e in app.ref.stack if e.get("t") == "end")})
+    yield 0.2
+    # Ann: 120 mph into Corner 6 (a 100 band): taps on the roll and on End turn while the dice tumble.
+    yield app.ready
+    yield tap(speed_key(app, 120))
+    yield tap(corner_button(app, 5))
+    tyre = race.cars[0].tyre
+    click(rids.corner)
+    d.note("rolling", app.rolling)
+    click(rids.corner)
+    click(rids.end)
+    d.note("during_roll", {"corners": len(events_this_turn(app, "corner")), "seat": race.seat,
+                           "message": rids.message.text})
+    yield lambda: not app.rolling
+    yield tap(rids.corner)  # the same corner again, a second later: it is not rolled for twice
+    d.note("after_roll", {"corners": len(events_this_turn(app, "corner")), "corner_off": not rids.corner.live,
+                          "tyre_paid": race.cars[0].tyre - tyre, "chart_row": rids.chart_row.text,
+                          "spun": race.cars[0].status})
+    # The virtual dashboard's OLED, pixel for pixel against the firmware's framebuffer.
+    dev = app.ref.pairs[0]
+    dash = app.ports.virtual[dev]
+    yield from press_virtual(app, dev, "BACK")
+    yield 0.5
+    oled = rids.dash_oled
+    yield lambda: oled.frame == dash.frame  # the tablet shows the dashboard's latest frame ...
+    image = bytes(dash.image)
+    same = oled.shown_image == image  # ... which is the firmware's framebuffer as it is now
+    faults, k = oled_matches(app, oled, oled.shown_image)  # drawn pixel for pixel (in the same frame)
+    d.note("oled", {"faults": faults, "scale": k, "lit": sum(bin(b).count("1") for b in image), "same": same})
+    # The hand: on the dashboard it is shown, on the tablet it is covered unless held.
+    yield from press_virtual(app, dev, "CARD")
+    yield lambda: dash.state is not None and dash.state.get("mode") == 2 and oled.hidden
+    yield 0.1
+    covered = oled_matches(app, oled, oled.shown_image)[0] if oled.shown() else ["covered"]
+    x, y = oled.to_window(*oled.center)
+    from kivy.tests.common import UnitTestTouch
+
+    finger = UnitTestTouch(x, y)
+    finger.touch_down()
+    yield 0.1
+    peek = oled_matches(app, oled, oled.shown_image)[0] if oled.shown() else ["still covered"]
+    d.note("peek", {"covered_faults": len(covered), "peeking": oled.peeking, "peek_faults": peek})
+    finger.touch_up()
+    yield 0.05
+    d.note("released", {"peeking": oled.peeking, "hidden": oled.hidden})
+    yield from press_virtual(app, dev, "BACK")
+    # Bob: Block is off until his speed is set (a tap says so); blocked by a faster car, he may raise to it.
+    yield tap(rids.end)
+    yield app.ready
+    d.note("new_turn_table", {"dice": list(rids.dice.faces), "chart_row": rids.chart_row.text})
+    yield tap(rids.block)
+    block_before = rids.message.text
+    yield tap(speed_key(app, 40))
+    yield tap(rids.block)
+    d.note("block", {"before": block_before, "title": rids.picker_title.text,
+                     "keys": [(k.value, k.live, k.note) for k in app.speed_keys]})
+    yield tap(speed_key(app, 60))
+    d.note("blocked", {"speed": race.cars[1].speed, "message": rids.message.text, "picker": app.picker})
+    # Ann, at 120, sees what each speed costs; the one that spins asks first.
+    yield tap(rids.end)
+    yield app.ready
+    d.note("costs", [(k.value, k.cost, k.confirm) for k in app.speed_keys])
+    spinning = [k for k in app.speed_keys if k.confirm and k.live]
+    d.note("spin_keys", [(k.value, k.cost) for k in spinning])
+    if not spinning:  # no speed spins the car from here: the picker's question is checked on a key told it does
+        key = speed_key(app, 100)
+        key.confirm, key.cost, key.spins = True, "SPIN", True
+        spinning = [key]
+    if spinning:
+        yield tap(spinning[0])
+        d.note("spin_asks", app.popup.question if app.popup else None)
+        app.back()
+        d.note("spin_no", [race.cars[0].speed_set, app.popup is None])
+    # The race screen asks before leaving; no keeps it, yes goes to setup with the race saved.
+    Window.dispatch("on_keyboard", 27, 41, None, [])
+    d.note("race_back_asks", app.popup.question if app.popup else None)
+    app.back()
+    d.note("race_back_no", app.sm.current)
+    app.back()
+    app.popup.answer(True)
+    yield lambda: app.sm.current == "setup" and not app.screen("setup").ids.resume.disabled
+    d.note("continue", app.screen("setup").ids.resume_note.text)
+    yield tap(app.screen("setup").ids.saved)
+    games = app.screen("saved").ids.games
+    rows = list(reversed(games.children))
+    d.note("saved_rows", [(r.players, r.state, r.detail) for r in rows])
+    d.shot("saved-games")
+    yield tap(rows[0].ids.delete)
+    d.note("delete_asks", app.popup.question if app.popup else None)
+    app.popup.answer(True)
+    yield 0.1
+    d.note("after_delete", [(r.players, r.state) for r in reversed(games.children)])
+    app.back()
+    d.note("saved_back_again", app.sm.current)
+
+
+SIZES = ((1280, 800), (1920, 1200), (800, 480))
+
+
+def sizes(d):
+    """Screenshots of the race screen at the three screen sizes for 6 players (six virtual dashboards), then 4
+    and 2 (games started straight to the race, without dashboards, to keep the test short)."""
+    from kivy.core.window import Window
+
+    app = d.app
+    d.names = ["Ann", "Bob", "Cy", "Di", "Ed", "Maximiliana Montgomery-Smythe"]  # a name longer than its box
+    yield lambda: app.bridge is not None
+    app.form.set_count(6)
+    app._fill_setup()
+    for w, h in SIZES:
+        Window.size = (w, h)
+        yield 0.3
+        d.shot("setup-6p-%dx%d" % (w, h))
+    Window.size = SIZES[0]
+    yield 0.3
+    yield from setup_and_pair(d, players=6, on_tablet=6)
+    ids = race_ids(app)
+    yield app.ready
+    yield tap(speed_button(app, fastest=True))
+    yield tap(corner_button(app, 0))
+    yield tap(ids.corner)
+    yield lambda: not app.rolling
+    fits = {}
+    for players in (6, 4, 2):
+        if players != 6:
+            app.new_game()
+            app.form.set_count(players)
+            app.start_game()
+            app.show("race")
+            yield app.ready
+            yield tap(speed_button(app))
+        for w, h in SIZES:
+            Window.size = (w, h)
+            yield 0.4
+            panels = app.car_rows
+            fits["%dx%d-%d" % (w, h, players)] = {
+                "cars": len(panels),
+                "in_view": all(p.y >= 0 and p.top <= h + 1 for p in panels),
+                "names_fit": all(p.ids.name.texture_size[0] <= p.ids.name.width + 1 for p in panels),
+                "long_name": [p.ids.name.texture_size[0] > 0 and p.ids.name.text.startswith("Maxi")
+                              for p in panels if "Maxi" in p.name][:1],
+                "keys": len([k for k in app.speed_keys if k.parent is not None and k.width > 20]),
+                "dashboards": len(ids.dash_tabs.children),
+            }
+            d.shot("race-%dp-%dx%d" % (players, w, h))
+    d.note("fits", fits)
+
+
+SCENARIOS = {"sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start}
 
 
 def drive(scenario, out, shots=None):
@@ -350,3 +656,4 @@ def main(argv):
 
 if __name__ == "__main__":
     main(sys.argv[1:])
+

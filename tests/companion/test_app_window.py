@@ -48,7 +48,7 @@ def test_setup_pairing_corner_pit_undo_finish_results_history(tmp_path):
     assert seen["track"].startswith("Track: ")
     roll = seen["last_roll"]
     assert seen["dice_faces"] == roll["dice"] and len(roll["dice"]) == 2
-    assert seen["chart_row"] == "%s: %s" % (roll["row"], roll["outcome"].upper())
+    assert seen["chart_row"] == seen["last_roll_text"] and seen["last_roll_text"].startswith("Corner 1: threw ")
     assert seen["dashboard_after_roll"] == seen["before_undo"]  # the result reached the dashboard
     assert seen["after_undo"]["rolled"] == 0 and seen["undo_message"].startswith("Undone: ")
     assert seen["pit_status"] == "pit" and " in the pit: " in seen["pit_message"]
@@ -58,6 +58,13 @@ def test_setup_pairing_corner_pit_undo_finish_results_history(tmp_path):
     history = seen["history"].splitlines()
     assert any("(undone)" in line for line in history) and "UNDO" in history
     assert 10 <= seen["history_shown"] <= len(history)  # drawn as rows, only those on screen
+    assert seen["results_screen"] == {"heading": "Results", "charts": [2, 2, 2], "legend": 2}
+    over = seen["race_over"]  # fails on the old main: "Round 7 ... FINISHED" and every race button live
+    assert over["live"] == [] and over["results_button"] is False
+    assert over["round"] == "%d rounds  ·  3-lap race" % over["rounds"] and over["turn"] == "RACE OVER"
+    assert seen["setup_after_finish"] == [True, "The last race is over: its results are in Saved games"]
+    assert seen["saved_after_finish"] == [["Ann, Bob", "FINISHED"]]  # never offered as in progress
+    assert seen["reopened"] == ["Results", "Back"] and seen["reopened_back"] == "saved"
     for name in ("1-setup", "2-pairing", "3-race-corner", "4-race-pit", "5-results", "6-history"):
         assert os.path.getsize(os.path.join(SHOTS, name + ".png")) > 10000
 
@@ -67,7 +74,7 @@ def test_superb_driving_played_on_a_dashboard_asks_the_table(tmp_path):
 
     seed = next(s for s in range(2000) if "SD" in Race(s, ["Ann", "Bob"], 3).cars[0].hand)
     seen = run("superb", tmp_path, tmp_path / "data", seed=seed)
-    assert seen["question"][0].endswith("plays Superb Driving. Track clear?")
+    assert seen["question"][0].endswith("plays Superb Driving. Is the track clear?")
     assert seen["question"][1:] == ["Clear", "Not clear"]
     assert seen["hand_has_sd"] and seen["dashboard_hand_has_sd"]
     assert seen["message"].endswith("the track is not clear; Superb Driving back in the hand")
@@ -92,6 +99,8 @@ def test_a_damaged_saved_game_is_named_not_resumed(tmp_path, monkeypatch):
     seen = run("damaged", tmp_path, data)
     assert seen["resume_disabled"] is True
     assert seen["note"] == "The last game cannot be resumed: the game log is damaged at entry 2 (checksum)"
+    players, state, detail, off = seen["saved_rows"][0]  # the list shows it, with its error, and cannot open it
+    assert state == "DAMAGED" and detail.startswith("Cannot be opened: ") and "damaged" in detail and off is True
     assert seen["new_game"] != os.path.basename(path)
     assert os.path.exists(path)  # nothing is deleted
 
@@ -128,3 +137,58 @@ def test_kill_mid_race_then_resume_the_same_game_everywhere(tmp_path):
     assert after["pairs"] == before["pairs"]
     for seat, dev in after["pairs"].items():
         assert after["dashboards"][dev] == after["table"]["cars"][int(seat)]
+
+
+def test_people_tap_twice_tap_late_press_back_and_peek(tmp_path):
+    """Fails on the old main: a double tap ended Bob's turn too, a stale tap played the next turn, Escape
+    quit, there was no Saved games screen, the OLED was drawn at 1.56x and the hand shown to all."""
+    seen = run("people", tmp_path, tmp_path / "data", seed=7)
+    assert seen["setup_back_asks"].startswith("Quit the Formula 1 companion?")
+    assert seen["setup_back_twice"] == ["setup", True]  # Back on the question answers no: nothing quits
+    assert len(seen["variants"]) == 4 and not any("_" in t for t in seen["variants"])  # words, not FREE_40
+    assert seen["new_turn_table"] == {"dice": [0, 0], "chart_row": ""}  # Ann's dice went with her turn
+    assert seen["back_from_f5setup"] == ["f5setup", "setup", True]
+    assert seen["saved_empty"].startswith("No saved games yet") and seen["saved_back"] == "setup"
+    for name in ("pairing", "history", "results"):
+        assert seen["back_from_" + name] == [name, "race"]
+    assert seen["keys"] == seen["keys_turn2"]  # every speed in its place, turn after turn
+    assert [v for v, _x, _y in seen["keys"]] == list(range(0, 161, 20))
+    assert seen["keys_off"]  # unavailable speeds are shown, off
+    assert seen["double_tap"]["seat"] == 1 and seen["double_tap"]["ends"] == 1
+    assert seen["stale_tap"]["seat"] == 0 and seen["stale_tap"]["ends"] == 2
+    assert "already done" in seen["stale_tap"]["message"]
+    assert seen["rolling"] == 1
+    assert seen["during_roll"]["corners"] == 1 and seen["during_roll"]["seat"] == 0
+    assert seen["during_roll"]["message"] == "The dice are rolling"
+    assert seen["after_roll"]["corners"] == 1 and seen["after_roll"]["corner_off"] is True
+    assert seen["after_roll"]["chart_row"].startswith("Corner 6: threw ")
+    assert seen["oled"]["faults"] == [] and seen["oled"]["scale"] >= 2 and seen["oled"]["lit"] > 100
+    assert seen["oled"]["same"] is True
+    assert seen["peek"]["covered_faults"] == 1  # the hand is not on the shared screen ...
+    assert seen["peek"]["peeking"] is True and seen["peek"]["peek_faults"] == []  # ... unless held
+    assert seen["released"] == {"peeking": False, "hidden": True}
+    block = seen["block"]  # fails on the old main: the picker opened with no speed, and a faster blocker was refused
+    assert block["before"] == "set the speed first" and block["title"].startswith("Blocked")
+    assert [60, True, "optional"] in block["keys"] and [40, False, ""] in block["keys"]
+    assert seen["blocked"]["speed"] == 60 and seen["blocked"]["picker"] == "speed"
+    assert seen["costs"][1][:2] == [20, "brake 4 tyre 3"]  # Ann at 120: what braking costs, before the tap
+    spins_at = seen["spin_keys"][0][0] if seen["spin_keys"] else 100  # (100: a key told it spins, see people())
+    assert seen["spin_asks"].startswith("%d mph: the car spins" % spins_at)
+    assert seen["spin_no"] == [0, True]  # Back on the question: no speed set
+    assert seen["race_back_asks"].startswith("Leave the race?") and seen["race_back_no"] == "race"
+    assert seen["continue"].startswith("Ann, Bob")
+    assert seen["saved_rows"][0][:2] == ["Ann, Bob", "IN PROGRESS"]
+    assert seen["delete_asks"].startswith("Delete the saved game of Ann, Bob?")
+    assert seen["after_delete"] == [] and seen["saved_back_again"] == "setup"
+
+
+def test_every_car_in_view_at_three_sizes(tmp_path):
+    """2, 4 and 6 cars at 1280x800, 1920x1200 and 800x480: every panel on screen, every name inside its box, the
+    nine speed keys there; screenshots/race-<n>p-<w>x<h>.png for a person to look at (~30 s)."""
+    seen = run("sizes", tmp_path, tmp_path / "data", seed=3, timeout=150)
+    for key, fit in seen["fits"].items():
+        assert fit["in_view"] and fit["names_fit"] and fit["keys"] == 9, (key, fit)
+        assert fit["cars"] == int(key.split("-")[1])
+        if fit["cars"] == 6:
+            assert fit["long_name"] == [True]  # ellipsised inside its colour box, not overflowing
+            assert fit["dashboards"] == 6  # every virtual dashboard reachable (the old screen showed two)

@@ -111,20 +111,22 @@ def test_a_replaced_dashboard_is_brought_back_to_the_table(table):
 
 
 class HeldTransport:
-    """A transport whose every dashboard still has commands in flight; just enough for poll()."""
+    """Just enough transport for poll(): notes to hand out, and commands in flight to every dashboard or none."""
 
-    def __init__(self, notes):
+    def __init__(self, notes, in_flight=True):
         import queue
 
         self.events = queue.Queue()
         for note in notes:
             self.events.put(note)
+        self.in_flight = in_flight
+        self.sent = []
 
     def pending(self, dev=None):
-        return True
+        return self.in_flight
 
     def send(self, dev, name, args, cid):
-        pass
+        self.sent.append((dev, name))
 
     def remember_events(self, dev, ids):
         pass
@@ -137,17 +139,53 @@ class HeldTransport:
 
 
 @pytest.mark.parametrize("game", ["f1", "f5"])
-def test_only_formula1_checks_a_dashboard_again_after_its_event(tmp_path, game):
-    # The bridge asks the referee which game it plays (GAME): Formula 1 re-checks a dashboard whose event came
-    # in while commands were in flight to it; Formula 5 never does (each play moves its view counter on).
+def test_a_state_is_compared_with_the_table_only_once_nothing_is_in_flight(tmp_path, game):
+    # The state an event carried, or a hello, while commands are in flight to that dashboard is older than what
+    # they will make: compared only at their ack (which brings the state after them), for either game.
     from companion.f5_referee import F5Referee
 
     path = str(tmp_path / "g.db")
     ref = Referee.new(path, ["Ann", "Bob"], 3, seed=11) if game == "f1" else F5Referee.new(path, [0, 1], seed=11)
     try:
-        assert ref.GAME == game
-        bridge = LinkBridge(HeldTransport([("event", "dash-9", "e1", "speed", {"v": 2})]), ref)
+        ref.pair(0, "dash-9")
+        ref.take_commands()
+        odd = {"game": "f5", "k": 99, "n": 1}  # neither game's table holds that
+        notes = [("hello", "dash-9", {"fw": "1", "p": 1, "s": odd, "settled": True}),
+                 ("state", "dash-9", odd, 3, True)]
+        t = HeldTransport(notes)
+        bridge = LinkBridge(t, ref)
         bridge.poll()
-        assert bridge.recheck == ({"dash-9"} if game == "f1" else set())
+        assert t.sent == [] and bridge.due == {"dash-9"}
+        t.in_flight = False
+        bridge.poll()  # nothing new came, but it was due: compared now, once
+        assert [n for _, n in t.sent] == ["sync" if game == "f1" else "f5"] and bridge.due == set()
+        bridge.poll()
+        assert len(t.sent) == 1
+    finally:
+        ref.close()
+
+
+def test_what_raises_for_one_dashboard_stops_neither_the_poll_nor_another_dashboards_event(tmp_path):
+    ref = Referee.new(str(tmp_path / "g.db"), ["Ann", "Bob"], 3, seed=11)
+    try:
+        ref.pair(0, "dash-a")
+        ref.pair(1, "dash-b")
+        real = ref.on_dashboard_event
+
+        def judge(seat, name, args, taken=None):
+            if seat == 1:
+                raise TypeError("a defect of ours, for this dashboard's event only")
+            return real(seat, name, args, taken)
+
+        ref.on_dashboard_event = judge
+        t = HeldTransport([("event", "dash-b", "b1", "speed", {"v": 40}), ("event", "dash-a", "a1", "speed", {"v": 40}),
+                           ("state", "dash-b", {"hand": [[]]}, 1, True)], in_flight=False)
+        acked = []
+        t.ack_event = lambda dev, eid: acked.append((dev, eid))
+        bridge = LinkBridge(t, ref)
+        assert bridge.poll() == 3  # nothing escaped
+        assert ref.race.cars[0].speed_set == 1 and ref.race.cars[0].speed == 40
+        assert acked == [("dash-b", "b1"), ("dash-a", "a1")]  # b's refused (it is synced back), a's taken
+        assert bridge.errors and bridge.errors[0].startswith("Bob:")
     finally:
         ref.close()

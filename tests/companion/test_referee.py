@@ -202,7 +202,9 @@ class RefereeAsRace:
         return self.ref.play_card(code, clear)
 
     def lap(self, seat, over=0):
-        return self.ref.lap(over)
+        if self.ref.race.cars[seat].laps_left == 1:
+            return self.ref.finish(over)  # the table's Finish, with the spaces past the line
+        return self.ref.lap()  # the table's Lap: spaces past the line only count at the finish
 
     def pit(self, seat):
         return self.ref.pit()

@@ -155,3 +155,26 @@ def test_no_move_without_the_tablet(tmp_path):
     finally:
         t.stop()
         d.kill()
+
+
+def test_the_same_turn_told_again_leaves_the_player_in_their_hand(tmp_path):
+    """A resend or a resync of the view the dashboard has (same turn token) while its player is choosing: the
+    player stays where they are. (Before: back to the main screen, mid-choice; seen at a game's start, when the
+    tablet sends a freshly paired dashboard its view again after its hello.) A new turn still brings it back."""
+    d, t = start(tmp_path, dev="f5s")
+    try:
+        assert t.command("s1", "f5", view(turn=1, k=2))[0] == "done"
+        d.tap("OK")  # the message
+        d.wait(lambda: d.rows()[0].startswith("YOUR TURN"))
+        d.tap("OK", "DOWN")  # the hand, the second row
+        d.wait(lambda: d.rows()[0].startswith("HAND"))
+        assert t.command("s2", "f5", view(turn=1, k=2, deal=0))[0] == "done"
+        assert d.rows()[0].startswith("HAND")
+        d.tap("OK")  # plays the row chosen before the resend: yellow
+        ev = t.wait_note(lambda n: n[0] == "event" and n[3] == "f5race")
+        assert ev[4] == {"card": 15, "k": 2}
+        assert t.command("s3", "f5", view(turn=1, k=5, deal=0))[0] == "done"  # a new turn
+        d.wait(lambda: d.rows()[0].startswith("YOUR TURN"))
+    finally:
+        t.stop()
+        d.kill()

@@ -34,6 +34,9 @@ MESSAGES = [
 BIG = [
     {"t": "hello", "p": 1, "dev": "e6614103e7452d2f", "fw": "0.1.0", "r": 0, "s": SNAP, "n": 1},
     {"t": "ack", "id": "7f3a.1", "dup": 0, "r": 1, "s": dict(SNAP, hand=["FG"] * 40), "n": 2},
+    # a player's action carrying the state it made, one event waiting (itself)
+    {"t": "ev", "id": "614103.a1.5", "e": "card", "a": {"card": "FG"}, "r": 4, "q": 1, "s": dict(SNAP, hand=["QR"]),
+     "n": 5},
 ]
 
 # Lines that must be skipped or dropped: (why, line). Valid-looking ones carry a correct checksum on bad JSON.

@@ -122,6 +122,7 @@ class Relay:
         self.path = None
         self.partial = {"up": b"", "down": b""}
         self.queue = {"up": [], "down": []}  # [release_time, bytes], in order
+        self.sieve = None  # a test's (way, line) -> the lines to pass on instead, before the faults (losing one message)
         self.running = True
         self.thread = threading.Thread(target=self._loop, daemon=True)
         self.thread.start()
@@ -187,10 +188,11 @@ class Relay:
         now = time.monotonic()
         q = self.queue[way]
         for line in lines:
-            out, delay = self._mangle(faults, line + b"\n")
-            release = max(now + delay, q[-1][0] if q else 0)
-            for chunk in out:
-                q.append([release, chunk])
+            for kept in [line + b"\n"] if self.sieve is None else self.sieve(way, line + b"\n"):
+                out, delay = self._mangle(faults, kept)
+                release = max(now + delay, q[-1][0] if q else 0)
+                for chunk in out:
+                    q.append([release, chunk])
 
     def _flush(self, way, fd):
         now = time.monotonic()

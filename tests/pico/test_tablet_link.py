@@ -57,8 +57,9 @@ def test_the_tablets_transport_talks_to_the_emulated_pico_through_a_named_port(p
         board.tap_seen("OK")
         event = notes.wait(lambda n: n[0] == "event", 30)
         assert event[1] == dev and event[3] == "speed" and event[4]["v"] == 20, event
-        # the state frame the change pushed (it may come before the event)
-        assert [n for n in notes.seen if n[0] == "state" and n[2]["speed"] == 20 and n[2]["speed_set"]], notes.seen
+        # the state the change made, carried by the event itself (docs/protocol.md section 6): right after it
+        state = notes.wait(lambda n: n[0] == "state", 30)
+        assert state[2]["speed"] == 20 and state[2]["speed_set"] and state[4], state  # settled: nothing else waits
         assert t.snapshot(dev)["speed"] == 20
     finally:
         t.stop()

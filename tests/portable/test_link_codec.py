@@ -121,3 +121,50 @@ def test_feeding_a_stream_whole_or_byte_by_byte_gives_the_same_lines():
             got += r.feed(stream[i : i + size])
         assert got == by_byte, size
     assert len(whole.feed(stream)) == 4  # hb, hi, hb, and the 255-byte line (not a frame, dropped by decode)
+
+
+def _fragment_lines(msg, frag_id):
+    return [f[:-1] for f in tablet.frames(msg, frag_id)]
+
+
+def test_a_repeated_fragment_is_dropped_alone_and_the_message_gets_through():
+    # A line may repeat any frame, a middle fragment too (docs/protocol.md: duplicates are harmless).
+    msg, frames = V["fragmented"][1]
+    lines = [f.encode()[:-1] for f in frames]
+    assert len(lines) >= 3
+    for repeat in range(len(lines)):
+        a = codec.Receiver()
+        got = []
+        for i, line in enumerate(lines):
+            got.append(a.add(codec.decode(line)))
+            if i == repeat:  # dropped (the first one again: a start again, the same start)
+                try:
+                    assert a.add(codec.decode(line)) is None
+                except codec.FrameError:
+                    pass
+        assert got[-1] == msg, repeat
+
+
+def test_a_stale_fragment_in_the_middle_of_a_message_is_dropped_alone():
+    msg, frames = V["fragmented"][1]
+    old = _fragment_lines(dict(msg, id="older"), 4)  # another message's fragments (a late copy)
+    lines = [f.encode()[:-1] for f in frames]
+    a = codec.Receiver()
+    assert a.add(codec.decode(lines[0])) is None
+    raises(codec.FrameError, a.add, codec.decode(old[1]))
+    raises(codec.FrameError, a.add, codec.decode(old[-1]))
+    got = None
+    for line in lines[1:]:
+        got = a.add(codec.decode(line))
+    assert got == msg
+
+
+def test_a_new_message_starting_drops_the_one_half_built():
+    msg, frames = V["fragmented"][1]
+    lines = [f.encode()[:-1] for f in frames]
+    a = codec.Receiver()
+    assert a.add(codec.decode(lines[0])) is None  # its rest lost
+    got = None
+    for line in _fragment_lines(dict(msg, id="next"), 6):
+        got = a.add(codec.decode(line))
+    assert got == dict(msg, id="next")

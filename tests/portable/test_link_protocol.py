@@ -232,7 +232,9 @@ def test_a_port_that_never_says_hello_is_asked_less_and_less_often():
     for now in range(0, 20000, 50):
         s.tick(now)
     his = [f for f in sent if b'"t":"hi"' in f]
-    assert 8 <= len(his) <= 14  # 300, 600, 1200, then every 2.4 s: not 66 times in 20 s
+    # every 150 ms for the first 1.8 s (a replugged dashboard is back at once), then 300, 600, 1200, then every
+    # 2.4 s: not 133 times in 20 s
+    assert 14 <= len(his) <= 24
     assert s.status(20000) == tablet.SILENT
 
 
@@ -250,3 +252,65 @@ def test_a_dashboard_restart_whose_hello_is_lost_is_still_noticed_and_served():
     t.run(3000)
     assert t.done_ids() == ["a.1"] and t.car.hand == ["GC"]
     assert t.device().snapshot == t.car.snapshot()
+
+
+def _states(t):
+    return [n for n in t.notes if n[0] == "state"]
+
+
+def test_an_event_carries_the_state_it_made_and_no_state_frame_goes_with_it():
+    # One message per change: the tablet never sees the state without the action that made it, in any order.
+    t = Table()
+    t.run(200)
+    t.notes[:] = []
+    t.car.hand.append("GC")  # the player's change, then its event, then the app's state_changed()
+    eid = t.dash.post_event("play", {"card": "GC"}, t.now)
+    t.dash.state_changed(t.now)
+    t.run(200)
+    kinds = [n[0] for n in t.notes]
+    assert kinds == ["event", "state"], t.notes
+    assert t.notes[0][2] == eid
+    _, dev, snap, rev, settled = t.notes[1]
+    assert snap == t.car.snapshot() and settled  # the event itself is the only one waiting: whole
+    assert t.dash.outbox == []
+    t.dash.state_changed(t.now)  # a later change of its own: a state frame again
+    t.run(100)
+    assert [n[0] for n in t.notes[2:]] == ["state"]
+
+
+def test_a_state_sent_while_events_wait_counts_only_once_they_are_all_acknowledged():
+    t = Table()
+    t.run(200)
+    t.notes[:] = []
+    t.dash.post_event("play", {"card": "GC"}, t.now)
+    t.dash.post_event("play", {"card": "SS"}, t.now)
+    t.dash.state_changed(t.now)  # the change the last event carried: nothing more to send
+    t.car.hand.append("GC")
+    t.dash.state_changed(t.now)  # a change of its own: a state frame, two events waiting
+    t.run(400)
+    settled = [n[4] for n in _states(t)]
+    # the first event (alone), the second (one more waiting), the state frame (both), then the heartbeat the
+    # dashboard sends once both are acknowledged: that state is whole now
+    assert settled == [True, False, False, True], t.notes
+    assert _states(t)[-1][2] == t.car.snapshot()
+
+
+def test_a_new_port_asks_for_hello_every_150_ms_at_first():
+    # A replugged dashboard answers the first "hi" it hears: a lost one must not cost seconds.
+    sent = []
+    s = tablet.Session(sent.append, {}, 0)
+    for now in range(0, 1850, 50):
+        s.tick(now)
+    assert len([f for f in sent if b'"t":"hi"' in f]) == 13  # 0, 150, ..., 1800
+
+
+def test_a_damaged_frame_while_a_command_is_in_flight_resends_it_at_once():
+    t = Table()
+    t.run(200)
+    t.line.to_dash[:] = []
+    t.submit([["a.1", "deal", {"card": "SS"}]])  # sent; its answer is lost on the way
+    assert len(t.line.to_dash) == 1
+    t.session.feed(b'~{"t":"ack","id":"a.1"}|00000000\n', t.now + 10)  # too soon after sending: no resend
+    assert len(t.line.to_dash) == 1
+    t.session.feed(b'~{"t":"ack","id":"a.1"}|00000000\n', t.now + 60)  # its ack, spoiled: resent now
+    assert len(t.line.to_dash) == 2 and b'"id":"a.1"' in t.line.to_dash[1]

@@ -42,6 +42,31 @@ TIMING = dict(FAST, silent=2500, command_retry=120)  # compressed time; the firm
 LINE_NOISE = dict(drop=1, dup=1, corrupt=1, truncate=1, garbage=1, delay=2)  # % of the lines, each way
 FAULT_KINDS = ("unplug", "unplug", "kill_dash", "kill_dash", "kill_tablet", "burst", "burst", "garbage",
                "damage_save")
+LINE_FAULTS = ("unplug", "unplug", "burst", "garbage")  # a bad cable and a loose hub: nothing restarts
+
+
+class CountedNotes:
+    """The transport's note queue as the bridge drains it, counting every command each dashboard answered:
+    applied[(dev, name)] and refused[(dev, name)] (names from the ids the table sent)."""
+
+    def __init__(self, events, names, applied, refused):
+        self.events, self.names, self.applied, self.refused = events, names, applied, refused
+
+    def put(self, note):
+        self.events.put(note)
+
+    def get(self, *args, **kw):
+        return self._count(self.events.get(*args, **kw))
+
+    def get_nowait(self):
+        return self._count(self.events.get_nowait())
+
+    def _count(self, note):
+        if note[0] in ("done", "refused"):
+            key = (note[1], self.names.get(note[2], "?"))
+            counts = self.applied if note[0] == "done" else self.refused
+            counts[key] = counts.get(key, 0) + 1
+        return note
 
 
 class TableError(AssertionError):
@@ -113,7 +138,7 @@ class Seat:
 
 class Table:
     def __init__(self, workdir, seed, players=6, laps=5, lap_spaces=LAP_SPACES, faults=0, fault_rate=0.08,
-                 heap_every=0, timeout=30.0, dashboard=None):
+                 heap_every=0, timeout=30.0, dashboard=None, fault_kinds=FAULT_KINDS, line_noise=None):
         """dashboard: keyword arguments for every VirtualDashboard (heap, micropypath, cwd); by default the
         firmware's source tree in a 256 KB heap."""
         self.workdir = workdir
@@ -124,6 +149,11 @@ class Table:
         self.bands = sorted({(max(1, b * lap_spaces // LAP_SPACES), s) for b, s in BANDS})
         self.faulty = faults
         self.fault_rate = fault_rate
+        self.fault_kinds = fault_kinds
+        self.line_noise = line_noise or LINE_NOISE  # what every line does to its lines when faulty (Faults' names)
+        self.names = {}  # command id -> its name, as the table sent it
+        self.applied = {}  # (dev, command name) -> how many the dashboard applied (acked), syncs included
+        self.refused = {}  # (dev, command name) -> how many it refused
         self.heap_every = heap_every
         self.timeout = timeout
         self.rng = Rng(seed)  # the players' choices
@@ -136,7 +166,7 @@ class Table:
         self.transport = None
         self.bridge = None
         self.old_refs = []
-        self.counts = {k: 0 for k in FAULT_KINDS}
+        self.counts = {k: 0 for k in fault_kinds}
         self.counts.update(undo=0, corner_rolls=0, blocks=0, holds=0, pits=0, laps=0, cards=0, carbs=0, superb=0,
                            presses=0, retries=0, decisions=0, turns=0, damaged_screens=0)
         self.heap = {s.dev: [] for s in self.seats}  # gc.mem_free() after a collection, per sample
@@ -154,7 +184,7 @@ class Table:
         if self.faulty:
             for s in self.seats:
                 for f in (s.relay.up, s.relay.down):
-                    for k, v in LINE_NOISE.items():
+                    for k, v in self.line_noise.items():
                         setattr(f, k, v)
         self.ref = Referee.new(self.path, NAMES[: len(self.seats)], self.laps, seed=self.seed)
         self._start_tablet()
@@ -164,9 +194,18 @@ class Table:
         return self
 
     def _start_tablet(self):
-        self.transport = Transport(PyserialPorts(self.usb), TIMING)
-        self.transport.start()
-        self.bridge = LinkBridge(self.transport, self.ref)
+        self.transport = t = Transport(PyserialPorts(self.usb), TIMING)
+        send = t.send
+
+        def sending(dev, name, args, cmd_id=None):
+            cid = send(dev, name, args, cmd_id)
+            self.names[cid] = name
+            return cid
+
+        t.send = sending
+        t.events = CountedNotes(t.events, self.names, self.applied, self.refused)
+        t.start()
+        self.bridge = LinkBridge(t, self.ref)
 
     def close(self):
         if self.transport is not None:
@@ -296,7 +335,7 @@ class Table:
         if not self.faulty or self.frng.random() >= self.fault_rate:
             return
         if not self.fault_deck:  # every kind once per round of the deck, in a seeded order
-            self.fault_deck = list(FAULT_KINDS)
+            self.fault_deck = list(self.fault_kinds)
             self.frng.shuffle(self.fault_deck)
         kind = self.fault_deck.pop()
         s = self.seats[self.frng.randrange(len(self.seats)) if seat is None or self.frng.random() < 0.5 else seat]
@@ -430,7 +469,7 @@ class Table:
                     self.decide("pit")
                     self.counts["pits"] += 1
                     return
-                self.decide("lap", min(20, end - s))
+                self.decide("finish" if self.car(seat).laps_left == 1 else "lap", min(20, end - s))
                 self.counts["laps"] += 1
                 if self.car(seat).status != RACING:
                     return
@@ -495,6 +534,8 @@ class Table:
             "log": log,
             "results": self.ref.race.results(),
             "counts": dict(self.counts),
+            "applied": dict(self.applied),
+            "refused": dict(self.refused),
             "fault_log": list(self.fault_log),
             "restarted": restarted,
         }

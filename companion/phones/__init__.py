@@ -1,0 +1,9 @@
+"""Phones as dashboards: the tablet serves each seat's virtual dashboard to its player's phone.
+
+    server.py   the web server (aiohttp, in a thread with its own asyncio loop): one page and one WebSocket per
+                seat, behind a random token; OLED frames to the page, the five button names back
+    seats.py    the tokens and the port, kept with the game (so phones find the tablet again after a restart)
+    table.py    what the app uses: which seats are on phones, their addresses, starting and stopping the server
+    qr.py       the pairing screen's QR codes (segno), as Kivy textures
+    page.html   the page itself (package data): a canvas and five buttons, no rule of either game
+"""

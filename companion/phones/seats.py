@@ -1,0 +1,66 @@
+"""The seats a phone may hold in one game: a random token each (128 bits or more) and the server's port.
+
+Kept in the game's own folder (storage.dashboards_dir: next to its log, with its virtual dashboards' saved
+state), so a tablet app killed and resumed serves the same addresses on the same port, and the phones that
+had them reconnect by themselves. A new game makes new tokens: an old game's address is refused.
+"""
+
+import base64
+import json
+import os
+import secrets
+
+FILE = "phones.json"
+TOKEN_BYTES = 16  # 128 bits; base32, 26 letters and digits: no case, no symbol to find on a phone's keyboard
+PHONE, TABLET = "phone", "tablet"
+
+
+def new_token():
+    return base64.b32encode(secrets.token_bytes(TOKEN_BYTES)).decode().lower().rstrip("=")
+
+
+class PhoneSeats:
+    def __init__(self, folder):
+        self.path = os.path.join(folder, FILE)
+        self.port = None
+        self.seats = {}  # seat -> {"token": str, "place": PHONE | TABLET}
+        try:
+            with open(self.path) as f:
+                data = json.load(f)
+            self.port = data.get("port")
+            self.seats = {int(k): dict(v) for k, v in data.get("seats", {}).items()}
+        except (OSError, ValueError, AttributeError, TypeError):
+            pass  # none yet (a new game), or unreadable: new tokens, the phones scan again
+
+    def token(self, seat):
+        entry = self.seats.get(seat)
+        if entry is None:
+            entry = self.seats[seat] = {"token": new_token(), "place": PHONE}
+            self.save()
+        return entry["token"]
+
+    def place(self, seat):
+        entry = self.seats.get(seat)
+        return entry["place"] if entry else PHONE
+
+    def set_place(self, seat, place):
+        self.token(seat)
+        if self.seats[seat]["place"] != place:
+            self.seats[seat]["place"] = place
+            self.save()
+
+    def set_port(self, port):
+        if port != self.port:
+            self.port = port
+            self.save()
+
+    def save(self):
+        """Atomically (temp file, then rename), readable by this user only: the tokens are the seats' keys."""
+        data = {"port": self.port, "seats": {str(k): v for k, v in sorted(self.seats.items())}}
+        tmp = self.path + ".tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path)

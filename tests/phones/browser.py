@@ -1,0 +1,130 @@
+"""A real phone browser for the tests and the bench: Debian's Chromium, headless, driven by Selenium through
+Debian's chromium-driver (never a downloaded browser or driver). One browser, a window per phone.
+
+    with Browser() as b:
+        page = b.open(url)       # a Page: its window
+        page.tap("OK"); page.screen() -> (frame number, the 1024-byte SSD1306 buffer the canvas shows)
+"""
+
+import os
+import shutil
+import tempfile
+import time
+
+CHROMIUM = "/usr/bin/chromium"
+DRIVER = "/usr/bin/chromedriver"
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         # every phone's page is in front on its own phone: no window here is throttled as a background one
+         "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+         "--disable-backgrounding-occluded-windows", "--window-size=420,860")
+MISSING = None if os.path.exists(CHROMIUM) and os.path.exists(DRIVER) else (
+    "needs Debian's chromium and chromium-driver (%s, %s): apt-get install chromium chromium-driver "
+    "(.ci/apt-deps installs them in CI)" % (CHROMIUM, DRIVER))
+
+# The canvas read back, one value per OLED pixel, in the firmware's own buffer layout (pages of MONO_VLSB).
+# Each OLED pixel must be a whole block of scale x scale device pixels of one of the two colours: anything
+# else (a smoothed edge, a fractional scale) comes back as null.
+_READ = """
+const c = document.getElementById('oled'), s = window.dash.scale, on = window.dash.lit, off = window.dash.dark;
+if (!s || c.width !== 128 * s || c.height !== 64 * s) return null;
+const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+const buf = new Array(1024).fill(0);
+for (let y = 0; y < 64; y++) for (let x = 0; x < 128; x++) {
+  const first = ((y * s) * c.width + x * s) * 4, r = d[first], g = d[first + 1], b = d[first + 2];
+  const lit = r === on[0] && g === on[1] && b === on[2];
+  if (!lit && !(r === off[0] && g === off[1] && b === off[2])) return null;
+  for (let j = 0; j < s; j++) for (let i = 0; i < s; i++) {
+    const k = (((y * s + j) * c.width) + x * s + i) * 4;
+    if (d[k] !== r || d[k + 1] !== g || d[k + 2] !== b) return null;
+  }
+  if (lit) buf[(y >> 3) * 128 + x] |= 1 << (y & 7);
+}
+return [window.dash.frame, buf];
+"""
+
+
+class Page:
+    def __init__(self, browser, handle, url):
+        self.browser = browser
+        self.handle = handle
+        self.url = url
+
+    def _focus(self):
+        if self.browser.current is not self:
+            self.browser.driver.switch_to.window(self.handle)
+            self.browser.current = self
+
+    def js(self, script, *args):
+        self._focus()
+        return self.browser.driver.execute_script(script, *args)
+
+    def dash(self):
+        """The page's own account: frame shown, frames received, tap-to-frame times, connection state."""
+        return self.js("return window.dash")
+
+    def screen(self):
+        """(frame, bytes) of what the canvas shows, or None while it shows no whole frame pixel-exactly."""
+        got = self.js(_READ)
+        return None if got is None else (got[0], bytes(got[1]))
+
+    def tap(self, *names):
+        """Touch each button as a finger does (pointer events, through the browser's own input)."""
+        from selenium.webdriver.common.by import By
+
+        self._focus()
+        for name in names:
+            self.browser.driver.find_element(By.ID, name).click()
+
+    def text(self, element_id):
+        from selenium.webdriver.common.by import By
+
+        self._focus()
+        return self.browser.driver.find_element(By.ID, element_id).text
+
+    def wait(self, pred, timeout=15, what="the page"):
+        end = time.monotonic() + timeout
+        while True:
+            got = pred()
+            if got:
+                return got
+            if time.monotonic() > end:
+                raise TimeoutError("%s: condition not met (%s)" % (what, self.dash()))
+            time.sleep(0.03)
+
+
+class Browser:
+    def __init__(self):
+        self.profile = None
+        self.driver = None
+        self.current = None
+        self.pages = []
+
+    def __enter__(self):
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+
+        self.profile = tempfile.mkdtemp(prefix="f1-chromium-")
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for flag in FLAGS + ("--user-data-dir=" + self.profile,):
+            options.add_argument(flag)
+        # the driver given by path: Selenium's own manager would otherwise look for (and download) one
+        self.driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
+        self.driver.set_script_timeout(10)
+        return self
+
+    def open(self, url):
+        if self.pages:
+            self.driver.switch_to.new_window("window")
+        page = Page(self, self.driver.current_window_handle, url)
+        self.current = page
+        self.driver.get(url)
+        self.pages.append(page)
+        return page
+
+    def __exit__(self, *exc):
+        if self.driver is not None:
+            self.driver.quit()
+        if self.profile is not None:
+            shutil.rmtree(self.profile, ignore_errors=True)

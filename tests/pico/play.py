@@ -18,6 +18,7 @@ import time
 
 from firmware import journal, restore, store
 from shared_rules.f1 import car as f1car
+from tests.firmware import dash
 from tests.pico import picosim
 
 # The dial steps of successive turns: up and down by one step (20 mph, which brakes for free) so that the speed
@@ -29,7 +30,7 @@ TURN_TAPS = 6  # besides the dial's: OK (start), OK (set), DOWN x3 (END TURN in 
 def big(pico, x=0, y=10, n=3, scale=3):
     """The big characters drawn at (x, y) (the speed: the default), read with the firmware's font."""
     art = pico.screen().split("\n")
-    font = picosim._font()
+    font = dash.font()
     out = ""
     for k in range(n):
         glyph = bytearray(8)

@@ -32,6 +32,7 @@ SUPERB: FREE
 HAND %d CARDS
 MOVE %d SPACES
 BRAKE+%d TYRE+%d
+OK:NEW RACE
 """)
 _SET_SPEED_HINT = const(0)
 _WAIT_TABLE_HINT = const(1)
@@ -47,6 +48,7 @@ _SUPERB_FREE = const(10)
 _HAND_CARDS = const(11)
 _MOVE_SPACES = const(12)
 _WEAR = const(13)
+_NEW_RACE_HINT = const(14)
 
 _glyph_buf = bytearray(8)
 _glyph = framebuf.FrameBuffer(_glyph_buf, 8, 8, framebuf.MONO_VLSB)
@@ -129,6 +131,8 @@ def main_screen(fb, ui, linked):
                 fb.fill_rect(72 + i * w, row * 8 + 1, w - 1, 6, 1)
             else:
                 fb.rect(72 + i * w, row * 8 + 1, w - 1, 6, 1)
+    if c.status == f1car.FINISHED or c.status == f1car.OUT:  # no more turns: standalone, OK sets up the next race
+        return "" if linked else say(_NEW_RACE_HINT, _TEXTS)
     if c.my_turn and not c.speed_set:
         return say(_SET_SPEED_HINT, _TEXTS)
     if c.my_turn:

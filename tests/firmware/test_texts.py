@@ -42,6 +42,7 @@ SCREENS = {
     "_HAND_CARDS": "HAND %d CARDS",
     "_MOVE_SPACES": "MOVE %d SPACES",
     "_WEAR": "BRAKE+%d TYRE+%d",
+    "_NEW_RACE_HINT": "OK:NEW RACE",
 }
 
 

@@ -1,6 +1,6 @@
 """The companion's look, defined once: palette, type scale, spacing and touch-target size.
 
-Every screen (Formula 1 and Formula 5, companion.kv and f5.kv) takes its colours and sizes from here, through
+Every screen (companion.kv, f1/f1.kv and f5/f5.kv) takes its colours and sizes from here, through
 the kv rules in companion/theme.kv and `app.scale`. Sizes are given for a 10-inch 1280x800 tablet read from
 across a table; `scale_for(width, height)` shrinks them for the 7-inch 800x480 display and grows them on a
 1920x1200 one, so the same layout fits every screen without a second set of rules.

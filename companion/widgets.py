@@ -468,3 +468,12 @@ class VirtualDash(BoxLayout):
 
     def on_button(self, name):
         pass
+
+
+
+def paint(widget, rgba):
+    """A filled background behind a widget, following it."""
+    with widget.canvas.before:
+        Color(*rgba)
+        rect = Rectangle(pos=widget.pos, size=widget.size)
+    widget.bind(pos=lambda w, v: setattr(rect, "pos", v), size=lambda w, v: setattr(rect, "size", v))

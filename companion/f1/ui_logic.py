@@ -1,7 +1,8 @@
 """What the screens show and do, in plain Python: tests drive these without a window.
 
-The Kivy screens (companion/companion.kv, companion/app.py) only bind widgets to these presenters. Every
-action returns a short message for the table; a refused action changes nothing (the referee guarantees it).
+The Kivy screens (companion/f1/screens.py and f1.kv; setup and pairing in companion/app.py) only bind widgets
+to these presenters. Every action returns a short message for the table; a refused action changes nothing (the
+referee guarantees it).
 
 The race screen is a view of the turn model (companion/f1/turn.py): RaceView.actions() says which actions
 are live now and gives each the token to send back, so that a double tap or a tap from a stale screen is

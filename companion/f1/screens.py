@@ -1,0 +1,495 @@
+"""Formula 1's screens: the race, the results and the history (their look in f1.kv).
+
+The app (companion/app.py) owns the shell both games share (setup, pairing, saved games, navigation) and mixes
+RaceScreens in: these methods fill the race, results and history screens from the presenters in
+companion/f1/ui_logic.py, and the kv rules call them as app.act(...), app.pick(...) and so on.
+"""
+
+import os
+import time
+
+from kivy.clock import Clock
+from kivy.lang import Builder
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+
+from companion import theme
+from companion.f1 import turn, ui_logic
+from companion.widgets import MARKERS, CarPanel, MarkerSwatch, RaceButton, SpeedKey, ToggleRaceButton, paint
+
+KV = os.path.join(os.path.dirname(__file__), "f1.kv")
+
+HANDOVER_S = 0.5  # after the turn passes, taps wait this long: a double tap must not play the next player's turn
+HANDOVER_FRAMES = 20  # ... and as many frames (a third of a second at 60 Hz) have shown the new turn
+HAND = 2  # the dashboard's mode while it shows the tactic hand (firmware/ui.py _HAND)
+ACTION_BUTTONS = {"corner": "corner", "block": "block", "pit": "pit", "lap": "lap", "finish": "finish",
+                  "end": "end_turn", "undo": "undo"}
+
+
+class RaceScreen(Screen):
+    pass
+
+
+class ResultsScreen(Screen):
+    pass
+
+
+class HistoryScreen(Screen):
+    pass
+
+
+def add_screens(sm):
+    """Formula 1's screens, into the app's ScreenManager (their kv rules loaded first, after the theme's)."""
+    if KV not in Builder.files:
+        Builder.load_file(KV)
+    for cls, name in ((RaceScreen, "race"), (ResultsScreen, "results"), (HistoryScreen, "history")):
+        sm.add_widget(cls(name=name))
+
+
+class RaceScreens:
+    """Mixed into CompanionApp: the race, results and history screens' code (self is the app)."""
+
+    # ---- the race ---------------------------------------------------------------------------------------
+    def _make_race_controls(self):
+        """The widgets that never move: the 17 speed keys."""
+        ids = self.screen("race").ids
+        self._speed_keys(len(turn.SPEEDS))
+        self.oleds = {}
+        ids.cars.bind(size=lambda *_: self._size_car_panels())
+
+    def _speed_keys(self, n):
+        """The picker's keys, one per speed the model lists (made once: each speed keeps its place)."""
+        if len(self.speed_keys) != n:
+            self.speed_keys = [SpeedKey() for _i in range(n)]
+            for key in self.speed_keys:
+                key.bind(on_release=self._speed_tapped)
+        return self.speed_keys
+
+    def tick(self, _dt):
+        if self.bridge is None:
+            return
+        self.bridge.poll()
+        if self.f5 is not None:
+            self.f5.tick(_dt)
+            return
+        if self.ref is None:
+            return
+        if self.sm.current == "pairing":
+            self.refresh_pairing()  # redrawn only when a dashboard or a phone came or went
+        elif self.sm.current == "race":
+            if self.bridge.errors:
+                self.screen("race").ids.message.text = self.bridge.errors.pop()
+                self.bridge.errors.clear()
+            self.refresh_race()
+            self._draw_oleds()
+
+    def _draw_oleds(self):
+        if self.ports is None or self.dash_dev is None:
+            return
+        d = getattr(self.ports, "virtual", {}).get(self.dash_dev)
+        oled = self.screen("race").ids.dash.oled
+        if d is None:
+            return
+        with d.lock:
+            if getattr(d, "state_frame", d.frame) != d.frame:
+                return  # a frame whose state line has not come yet: it might be the hand, not yet known hidden
+            hidden = bool(d.state and d.state.get("mode") == HAND)
+            image, frame = bytes(d.image), d.frame
+        oled.hidden = hidden
+        oled.show(image, frame)
+
+    def ready(self):
+        """True when a tap on the race screen is taken: no dice in the air, the turn not just passed."""
+        return not self.rolling and not self._handing_over()
+
+    def _handing_over(self):
+        # Both: a stalled tablet has not shown the new turn for HANDOVER_S just because that much time passed.
+        return time.monotonic() < self.locked_until or Clock.frames < self.locked_frames
+
+    def refresh_race(self, force=False):
+        """Bring the race screen up to date, touching only what changed (a frame stays short)."""
+        if self.view is None:
+            return
+        v = self.view
+        rows = v.rows()
+        ids = self.screen("race").ids
+        if len(self.car_rows) != len(rows):  # a new game (_open empties the list) or other cars
+            ids.cars.clear_widgets()
+            self.car_rows = [CarPanel(size_hint_y=None) for _r in rows]
+            for panel in self.car_rows:
+                ids.cars.add_widget(panel)
+            ids.cars.add_widget(Widget())  # what the panels leave, at the bottom
+            self._size_car_panels()
+        for panel, r in zip(self.car_rows, rows, strict=True):
+            panel.update(r)
+        seat = v.active()
+        if seat != self.seat_shown:
+            if self.seat_shown is not None:
+                self.locked_until = time.monotonic() + HANDOVER_S
+                self.locked_frames = Clock.frames + HANDOVER_FRAMES
+                self.picker = "speed"
+            self.seat_shown = seat
+            self.dash_dev = None  # the dashboard pane follows the turn
+        # The turn's token moves with every decision (and undo): the actions and the picker change with it only.
+        sig = (self.picker, seat, v.corner, v.lane, v.band, v.special, v.superb_question(), v.token())
+        if force or sig != self.rows_sig:
+            self.rows_sig = sig
+            acts = v.actions()
+            self._fill_turn(rows, seat)
+            self._fill_actions(acts)
+            self._fill_pickers(acts)
+            self._fill_choices()
+            self._fill_odds()
+            self._fill_table()
+        self._fill_dashboards(rows, force)
+
+    def _fill_table(self):
+        """The dice, the roll in words and the pit card of this turn (a new turn starts with a clear table)."""
+        if self.rolling or self.view is None:
+            return
+        ids = self.screen("race").ids
+        v = self.view
+        dice = v.last_dice()
+        ids.dice.faces = list(dice) if len(dice) == 2 else [0, 0]
+        pit = v.pit_card_text()
+        ids.chart_row.text = "\n".join(t for t in (v.last_roll_text(), "PIT CARD: %s" % pit if pit else "") if t)
+
+    def _size_car_panels(self):
+        cars = self.screen("race").ids.cars
+        n = max(1, len(self.car_rows))
+        h = min((cars.height - cars.spacing * n) / n, theme.touch(self.scale) * 2.1)
+        for panel in self.car_rows:
+            panel.height = max(h, 1)
+
+    def _fill_turn(self, rows, seat):
+        ids = self.screen("race").ids
+        v = self.view
+        race = self.ref.race
+        ids.round.text = ("to play  ·  round %d  ·  %d-lap race" % (race.round, race.laps)) if not v.over() else (
+            "%d rounds  ·  %d-lap race" % (v.rounds(), race.laps))
+        ids.status.text = v.status_line()
+        if seat is None:
+            ids.turn.text = "RACE OVER"
+            ids.turn.rgba = theme.KERB
+            ids.turn.color = theme.INK
+        else:
+            r = rows[seat]
+            ids.turn.text = r["name"]  # the name alone, as large as it fits (the line beside says "to play")
+            ids.turn.rgba = r["rgba"]
+            ids.turn.color = r["ink"]
+
+    def _fill_actions(self, acts):
+        ids = self.screen("race").ids
+        for wid, name in ACTION_BUTTONS.items():
+            a = acts.get(name)
+            b = getattr(ids, wid)
+            b.token = a.token if a is not None else None
+            b.reason = (a.reason or "") if a is not None else ""
+            b.live = a is not None and a.live
+        if self.picker in ("block", "finish"):
+            getattr(ids, self.picker).live = True  # its picker is open: tapping it again closes it
+
+    def _fill_pickers(self, acts):
+        ids = self.screen("race").ids
+        v = self.view
+        car = v.active_car()
+        grid = ids.speeds
+        question = v.superb_question()
+        if question is not None:
+            ids.picker_title.text = "%s plays Superb Driving. Is the track clear?" % question
+            grid.clear_widgets()
+            grid.cols = 2
+            for text, yes in (("Clear", 1), ("Not clear", 0)):
+                b = RaceButton(text=text, tone=theme.GO if yes else theme.KERB_DARK)
+                b.bind(on_release=lambda w, yes=yes: self.act("superb", yes))
+                grid.add_widget(b)
+            return
+        if car is not None and self.picker == "finish":
+            ids.picker_title.text = "%s crosses the finishing line: spaces over it" % self.ref.race.names[v.active()]
+            grid.clear_widgets()
+            grid.cols = 9
+            for n in range(0, 9):
+                b = RaceButton(text=str(n), token=acts["finish"].token)
+                b.bind(on_release=lambda w, n=n: self.act("finish", n, token=w.token))
+                grid.add_widget(b)
+            return
+        picker = "speed"
+        if car is not None and self.picker == "block":
+            picker = "block"
+            ids.picker_title.text = "Blocked: the blocking car's speed (the rules may let %s raise to it)" % (
+                self.ref.race.names[v.active()])
+            options, token = v.block_options(), acts["block"].token
+        elif acts["hold"].live and not acts["speed"].live:
+            picker = "hold"
+            ids.picker_title.text = "Blocked where the car stands: wait, dialling up to 60"
+            options, token = v.hold_options(), acts["hold"].token
+        else:
+            who = self.ref.race.names[v.active()] if car is not None else ""
+            # One title a turn (a tap that re-words it costs a text drawn again): the speed is on the car's panel.
+            ids.picker_title.text = ("%s's speed, and what each costs" % who) if car is not None else "The race is over"
+            options, token = v.speed_options(), acts["speed"].token
+        keys = self._speed_keys(len(options))
+        if not keys or keys[0].parent is not grid:
+            grid.clear_widgets()
+            grid.cols = len(keys) if len(keys) <= 9 else (len(keys) + 1) // 2
+            for key in keys:
+                grid.add_widget(key)
+        if not any(opt.live for opt in options):
+            # The speed is set (or the race over): every key dims and keeps its face (drawing nine keys' texts
+            # again on every tap would cost more than a frame); a tap on one says why.
+            for key, opt in zip(keys, options, strict=True):
+                key.live = False
+                key.reason = opt.reason or ""
+                key.token = token
+                key.picker = picker
+            return
+        for key, opt in zip(keys, options, strict=True):
+            key.value = opt.v
+            key.cost = opt.cost or ""
+            key.spins = bool(opt.spins)
+            key.live = opt.live
+            key.reason = opt.reason or ""
+            key.token = token
+            key.confirm = bool(opt.confirm)
+            key.picker = picker
+            key.note = getattr(opt, "note", "") or ""
+
+    def explain(self, button):
+        """A tap on an action that is off: say why, change nothing."""
+        if self.view is not None and button.reason:
+            self.screen("race").ids.message.text = button.reason
+        return None
+
+    def _speed_tapped(self, key):
+        if not key.live:
+            return self.explain(key)
+        what = getattr(key, "picker", "speed")
+        if what == "speed" and getattr(key, "confirm", False):
+            if not self.ready():
+                return None
+            self.confirm("%d mph: the car spins (%s). Set it?" % (key.value, key.cost or "SPIN"),
+                         lambda: self.act("speed", key.value, token=key.token), yes="Spin at %d" % key.value)
+            return None
+        return self.act(what, key.value, token=key.token)
+
+    def _fill_choices(self):
+        """The corner and lane choices: made again only when what they offer changes (a tap stays short)."""
+        ids = self.screen("race").ids
+        v = self.view
+        car = v.active_car()
+        names = tuple(v.corner_names())
+        lanes = (v.corner, v.bands(), tuple(v.lanes()), bool(car is not None and car.special))
+        sig = (names, lanes)
+        if sig != self.choices_sig:
+            if self.choices_sig is None or self.choices_sig[0] != names:
+                ids.corners.clear_widgets()
+                ids.corners.add_widget(Label(text="CORNER", size_hint_x=None, width=theme.space(84, self.scale),
+                                             font_size=theme.font(theme.SMALL, self.scale), color=theme.MUTED))
+                for i, name in enumerate(names):
+                    b = ToggleRaceButton(text=name.replace("Corner ", ""), group="corner", allow_no_selection=False)
+                    b.corner_name = name
+                    b.corner = i
+                    b.bind(on_release=lambda w: self.pick(corner=w.corner))
+                    ids.corners.add_widget(b)
+            ids.lanes.clear_widgets()
+            if v.bands() > 1:
+                for band in range(v.bands()):
+                    b = ToggleRaceButton(text="band %d" % (band + 1), group="band", allow_no_selection=False)
+                    b.band = band
+                    b.bind(on_release=lambda w: self.pick(band=w.band))
+                    ids.lanes.add_widget(b)
+            for lane, safety in enumerate(v.lanes()):
+                b = ToggleRaceButton(text="lane %d: %d" % (lane + 1, safety), group="lane", allow_no_selection=False,
+                                     font_size=theme.font(theme.BODY, self.scale))
+                b.lane = lane
+                b.bind(on_release=lambda w: self.pick(lane=w.lane))
+                ids.lanes.add_widget(b)
+            if car is not None and car.special:
+                b = ToggleRaceButton(text="special tyres", font_size=theme.font(theme.SMALL, self.scale))
+                b.special = True
+                b.bind(on_release=lambda w: self.toggle_special(w.state == "down"))
+                ids.lanes.add_widget(b)
+            self.choices_sig = sig
+        for b in ids.corners.children:
+            if hasattr(b, "corner"):
+                b.state = "down" if b.corner == v.corner else "normal"
+        for b in ids.lanes.children:
+            if hasattr(b, "band"):
+                b.state = "down" if b.band == v.band else "normal"
+            elif hasattr(b, "lane"):
+                b.state = "down" if b.lane == v.lane else "normal"
+            elif hasattr(b, "special"):
+                b.state = "down" if v.special else "normal"
+
+    def _fill_odds(self):
+        ids = self.screen("race").ids
+        ids.odds.text = "Before the roll:\n" + self.view.odds_text() if self.view.active() is not None else ""
+
+    def _fill_dashboards(self, rows, force):
+        """The dashboard pane: a tab for every car with a virtual dashboard, the chosen one's OLED and buttons."""
+        ids = self.screen("race").ids
+        virtual = getattr(self.ports, "virtual", {}) if self.ports is not None else {}
+        seat = self.view.active()
+        on_phones = self.phones.on_phones() if self.phones is not None else set()  # private: never drawn here
+        wanted = [r for r in rows if r["dev"] and r["dev"] in virtual and r["dev"] not in on_phones]
+        devs = [r["dev"] for r in wanted]
+        if self.dash_dev not in devs:
+            mine = [r["dev"] for r in wanted if r["seat"] == seat]
+            self.dash_dev = (mine or devs or [None])[0]
+        sig = (tuple(devs), self.dash_dev)
+        if sig == self.dash_sig and not force:
+            return
+        self.dash_sig = sig
+        ids.dash_tabs.clear_widgets()
+        for r in wanted:
+            tab = ToggleRaceButton(text=r["name"], group="dashboard", allow_no_selection=False, tone=theme.PANEL,
+                                   down_tone=r["rgba"], font_size=theme.font(theme.SMALL, self.scale),
+                                   state="down" if r["dev"] == self.dash_dev else "normal")
+            tab.color = r["ink"] if tab.state == "down" else theme.INK
+            tab.dev = r["dev"]
+            tab.bind(on_release=lambda w: self.choose_dash(w.dev))
+            ids.dash_tabs.add_widget(tab)
+        ids.dash_pane.opacity = 1 if devs else 0
+        ids.dash_pane.disabled = not devs
+        oled = ids.dash.oled
+        oled.frame = -1  # redraw from the newly chosen dashboard
+        oled.dev = self.dash_dev
+        self.oleds = {self.dash_dev: oled} if self.dash_dev else {}
+        self._draw_oleds()
+
+    def choose_dash(self, dev):
+        self.dash_dev = dev
+        self._fill_dashboards(self.view.rows(), True)
+
+    def press(self, dev, button):
+        d = self.ports.virtual.get(dev) if self.ports is not None and dev else None
+        if d is not None:
+            d.tap(button)
+
+    def toggle_special(self, on):
+        self.view.special = 1 if on else 0
+        self.refresh_race(force=True)
+
+    def pick(self, corner=None, lane=None, band=None):
+        self.view.pick(corner, lane, band)
+        self.refresh_race(force=True)
+
+    def act(self, what, arg=None, token=None):
+        """Every action of the race screen lands here, with the token its button was drawn with."""
+        if self.view is None:
+            return None
+        v = self.view
+        ids = self.screen("race").ids
+        if self.rolling:
+            ids.message.text = "The dice are rolling"
+            return None
+        if self._handing_over():
+            return None  # the turn has just passed: this tap was meant for the last screen
+        ev = None
+        if what == "speed":
+            ev = v.set_speed(arg, token=token)
+        elif what == "hold":
+            ev = v.hold(arg, token=token)
+        elif what == "superb":
+            ev = v.answer_superb(arg)
+        elif what == "corner":
+            ev = v.roll_corner(token=token)
+            if ev is not None:
+                self.rolling = 1
+                ids.chart_row.text = ""
+                ids.dice.roll(ev["dice"], self._rolled)  # the dice tumble; the taps wait for them
+        elif what == "block":
+            if arg is None:
+                self.picker = "speed" if self.picker == "block" else "block"
+            else:
+                ev = v.block(arg, token=token)
+                self.picker = "speed"
+        elif what == "finish":
+            if arg is None:
+                self.picker = "speed" if self.picker == "finish" else "finish"
+            else:
+                ev = v.finish(arg, token=token)
+                self.picker = "speed"
+        elif what == "pit":
+            ev = v.pit(token=token)
+        elif what == "lap":
+            ev = v.lap(0, token=token)
+        elif what == "end":
+            ev = v.end_turn(token=token)
+            self.picker = "speed"
+        elif what == "undo":
+            ev = v.undo(token=token)
+        if not self.rolling:
+            ids.message.text = self._said(v)
+        self.refresh_race(force=True)
+        if ev is not None and what in ("end", "finish", "lap") and v.over():
+            self.show("results")  # the last turn of the final round: the order and the charts
+        return ev
+
+    def _said(self, v):
+        return v.message
+
+    def _rolled(self):
+        ids = self.screen("race").ids
+        self.rolling = 0
+        self._fill_table()
+        ids.message.text = self._said(self.view) if self.view is not None else ""
+
+    def _fill_results(self):
+        ids = self.screen("results").ids
+        ids.order.clear_widgets()
+        ids.legend.clear_widgets()
+        if self.view is None:
+            return
+        over = self.view.over()
+        ids.heading.text = "Results" if over else "Standings so far"
+        ids.back.text = "Back to the race" if self.came_from.get("results", "race") == "race" else "Back"
+        ties = []
+        h = theme.touch(self.scale) * 1.3
+        for row in self.view.results():
+            place, name, colour, text = row[:4]
+            line = BoxLayout(size_hint_y=None, height=h, spacing=theme.space(8, self.scale))
+            line.add_widget(Label(text="%d" % place, bold=True, font_size=theme.font(theme.HERO - 6, self.scale),
+                                  size_hint_x=None, width=theme.space(56, self.scale)))
+            box = BoxLayout(orientation="vertical")
+            swatch = Label(text=name, bold=True, color=ui_logic.INK[colour], halign="left",
+                           font_size=theme.font(theme.LARGE, self.scale), shorten=True)
+            swatch.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - dp(12), None)))
+            paint(swatch, ui_logic.RGBA[colour])
+            box.add_widget(swatch)
+            detail = Label(text=text, font_size=theme.font(theme.SMALL, self.scale), color=theme.MUTED,
+                           size_hint_y=0.8, max_lines=2, halign="left", valign="top")
+            detail.bind(size=lambda w, s: setattr(w, "text_size", s))
+            box.add_widget(detail)
+            line.add_widget(box)
+            ids.order.add_widget(line)
+            if len(row) > 4 and row[4]:
+                ties.append(str(row[4]))
+        ids.ties.text = "\n".join(ties + list(self.view.tie_notes()))
+        series = ui_logic.chart_series(self.ref)
+        for i, (name, colour, _pts) in enumerate(series):
+            entry = BoxLayout(spacing=theme.space(4, self.scale))
+            entry.add_widget(MarkerSwatch(rgba=_line_colour(colour), shape=MARKERS[i % len(MARKERS)],
+                                          size_hint_x=None, width=theme.space(34, self.scale)))
+            label = Label(text=name, bold=True, font_size=theme.font(theme.SMALL, self.scale), shorten=True,
+                          halign="left")
+            label.bind(size=lambda w, s: setattr(w, "text_size", (s[0], None)))
+            entry.add_widget(label)
+            ids.legend.add_widget(entry)
+        for key, idx in (("speed_chart", 1), ("tyre_chart", 2), ("brake_chart", 3)):
+            ids[key].series = [(_line_colour(colour), MARKERS[i % len(MARKERS)], [(p[0], p[idx]) for p in pts])
+                               for i, (_n, colour, pts) in enumerate(series)]
+
+    def _fill_history(self):
+        ids = self.screen("history").ids
+        # A RecycleView: a 10-lap race for six has thousands of lines, more than one texture can hold.
+        ids.lines.data = [{"text": t} for t in self.view.history_lines()] if self.view is not None else []
+        ids.lines.scroll_y = 0  # the latest at the bottom, in view
+
+
+def _line_colour(colour):
+    # the black car's line would vanish on the dark chart: it is drawn white (its marker and legend say whose)
+    return (0.92, 0.92, 0.92, 1) if colour == "black" else ui_logic.RGBA[colour]

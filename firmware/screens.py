@@ -7,46 +7,12 @@ from micropython import const
 from shared_rules.f1 import car as f1car
 from shared_rules.f1 import charts
 
-from firmware.ui import say
-
 _COLS = const(16)
 RIGHT = const(-1)  # line()'s column for text ending at the right edge
 _BIG = const(3)  # scale of the big digits: 24x24 pixels each
 _BIG_Y = const(10)
 _MENU = const(3)  # firmware.ui's modes that share a screen: MENU with HAND, WAIT with SPEED
 _WAIT = const(7)
-
-# The texts longer than 10 characters, one a line, numbered by the names below it (see firmware.ui.say).
-_TEXTS = const("""\
-OK:SET SPEED
-WAIT FOR TABLE
-OK:MOVE MENU
-OK:START TURN
-OK:WAIT BACK:NO
-OK:GO BACK:WAIT
-OK:SET BACK:NO
-OK:PLAY BACK
-OK:START BACK
-SAFETY SPEED
-SUPERB: FREE
-HAND %d CARDS
-MOVE %d SPACES
-BRAKE+%d TYRE+%d
-""")
-_SET_SPEED_HINT = const(0)
-_WAIT_TABLE_HINT = const(1)
-_MOVE_MENU_HINT = const(2)
-_START_TURN_HINT = const(3)
-_WAIT_HINT = const(4)
-_GO_WAIT_HINT = const(5)
-_SET_HINT = const(6)
-_PLAY_HINT = const(7)
-_START_HINT = const(8)
-_SAFETY_SPEED = const(9)
-_SUPERB_FREE = const(10)
-_HAND_CARDS = const(11)
-_MOVE_SPACES = const(12)
-_WEAR = const(13)
 
 _glyph_buf = bytearray(8)
 _glyph = framebuf.FrameBuffer(_glyph_buf, 8, 8, framebuf.MONO_VLSB)
@@ -130,10 +96,10 @@ def main_screen(fb, ui, linked):
             else:
                 fb.rect(72 + i * w, row * 8 + 1, w - 1, 6, 1)
     if c.my_turn and not c.speed_set:
-        return say(_SET_SPEED_HINT, _TEXTS)
+        return "OK:SET SPEED"
     if c.my_turn:
-        return say(_WAIT_TABLE_HINT, _TEXTS) if linked else say(_MOVE_MENU_HINT, _TEXTS)
-    return "" if linked else say(_START_TURN_HINT, _TEXTS)
+        return "WAIT FOR TABLE" if linked else "OK:MOVE MENU"
+    return "" if linked else "OK:START TURN"
 
 
 def speed_screen(fb, ui, linked):
@@ -152,11 +118,13 @@ def speed_screen(fb, ui, linked):
     if spins:
         line(fb, 5, "SPINS OFF!", 0, 1)
     elif brake or tyre:
-        line(fb, 5, say(_WEAR, _TEXTS) % (brake, tyre))
+        line(fb, 5, "BRAKE+%d TYRE+%d" % (brake, tyre))
     else:
         line(fb, 5, "NO WEAR")
-    line(fb, 6, "NO MOVE" if wait else say(_MOVE_SPACES, _TEXTS) % charts.spaces(v))
-    return say(_WAIT_HINT, _TEXTS) if wait else say(_GO_WAIT_HINT, _TEXTS) if ui.can_wait() else say(_SET_HINT, _TEXTS)
+    line(fb, 6, "NO MOVE" if wait else "MOVE %d SPACES" % charts.spaces(v))
+    if wait:
+        return "OK:WAIT BACK:NO"
+    return "OK:GO BACK:WAIT" if ui.can_wait() else "OK:SET BACK:NO"
 
 
 def list_screen(fb, ui, title, items):
@@ -172,15 +140,15 @@ def choice_screen(fb, ui, linked):
     if ui.mode == _MENU:
         list_screen(fb, ui, "YOUR MOVE", ui.choices)
         return "OK:DO BACK"
-    list_screen(fb, ui, say(_HAND_CARDS, _TEXTS) % len(ui.choices), ui.names)
-    return say(_PLAY_HINT, _TEXTS)
+    list_screen(fb, ui, "HAND %d CARDS" % len(ui.choices), ui.names)
+    return "OK:PLAY BACK"
 
 
 def corner_screen(fb, ui, linked):
     c = ui.car
     safety = ui.choices[ui.cursor]
     line(fb, 0, "CORNER", 0, 1)
-    line(fb, 1, say(_SAFETY_SPEED, _TEXTS))
+    line(fb, 1, "SAFETY SPEED")
     big_text(fb, "%3d" % safety, 0, 18)
     over = c.speed - safety
     case = charts.corner_case(over, c.tyre, c.superb)
@@ -191,7 +159,7 @@ def corner_screen(fb, ui, linked):
     elif case == charts.AUTO_SPIN:
         text = "SPINS OFF!"
     else:
-        text = say(_SUPERB_FREE, _TEXTS)
+        text = "SUPERB: FREE"
     line(fb, 6, text)
     return "OK:GO BACK"
 
@@ -200,7 +168,7 @@ def setup_screen(fb, ui, linked):
     line(fb, 0, "NEW RACE", 0, 1)
     line(fb, 2, "LAPS")
     big_text(fb, "%2d" % ui.choices[ui.cursor], 48, 16)
-    return say(_START_HINT, _TEXTS)
+    return "OK:START BACK"
 
 
 def message_screen(fb, ui, linked):

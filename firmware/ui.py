@@ -34,54 +34,6 @@ _ERROR_MS = const(2500)
 _HAND_HIDE_MS = const(15000)  # the hand hides itself if the dashboard is left lying on the table
 
 
-# The texts longer than 10 characters, one a line, numbered by the names below it (see say): a string constant of
-# its own would be a heap object of ~72 bytes (a shorter one is interned, and cheap); a line here costs its length.
-_TEXTS = const("""\
-TABLE PLAYS
-NOT YOUR TURN
-MISS A MOVE
-%d laps. Five tactic cards dealt.
-No more turns for this car.
-Pit card: this move is missed. %d more to miss.
-This move is missed. %d more to miss.
-Braking too hard: the car spins off. Speed 0.
-Move %d spaces forward.
-Take one corner at any speed.
-%d laps to go.
-Chequered flag!
-Card dealt: %s. %s
-Spun off! Speed 0.
-Tyre +%d, brake +%d.
-Safe speed.
-No penalty.
-""")
-_TABLE_PLAYS = const(0)
-_NOT_YOUR_TURN = const(1)
-_MISS_A_MOVE = const(2)
-_NEW_RACE = const(3)
-_NO_MORE_TURNS = const(4)
-_PIT_MISS = const(5)
-_MISS = const(6)
-_BRAKING_SPIN = const(7)
-_MOVE = const(8)
-_ANY_SPEED = const(9)
-_LAPS_TO_GO = const(10)
-_CHEQUERED = const(11)
-_DEALT = const(12)
-_SPUN = const(13)
-_WEAR = const(14)
-_SAFE = const(15)
-_NO_PENALTY = const(16)
-
-
-def say(n, table=_TEXTS):
-    """Line n of a table of texts: _TEXTS here, firmware/screens.py's own there."""
-    start = 0
-    for _ in range(n):
-        start = table.index("\n", start) + 1
-    return table[start : table.index("\n", start)]
-
-
 class Ui:
     def __init__(self, host, car):
         self.host = host
@@ -204,7 +156,7 @@ class Ui:
             if c.my_turn and not c.speed_set:
                 self.open_speed(0)
             elif host.linked():
-                raise RuleError("ui", say(_TABLE_PLAYS if c.my_turn else _NOT_YOUR_TURN))
+                raise RuleError("ui", "TABLE PLAYS" if c.my_turn else "NOT YOUR TURN")
             elif c.my_turn:
                 self._go(_MENU)
             else:  # standalone: start the turn
@@ -213,9 +165,9 @@ class Ui:
                 if plays:
                     self.open_speed(0)
                 elif c.status == f1car.FINISHED or c.status == f1car.OUT:
-                    self.message("RACE OVER", say(_NO_MORE_TURNS), now)
+                    self.message("RACE OVER", "No more turns for this car.", now)
                 else:
-                    self.message(say(_MISS_A_MOVE), say(_PIT_MISS) % c.miss, now)
+                    self.message("MISS A MOVE", "Pit card: this move is missed. %d more to miss." % c.miss, now)
         elif mode == _SPEED:
             v = self.choices[self.cursor]
             card = cards.CARBURETTOR if self.carb else None
@@ -224,7 +176,7 @@ class Ui:
             host.post("speed", {"v": v, "card": card} if card else {"v": v})
             host.changed(0)
             if spins:
-                self.message("SPUN OFF", say(_BRAKING_SPIN), now, then)
+                self.message("SPUN OFF", "Braking too hard: the car spins off. Speed 0.", now, then)
             else:
                 self._go(then)
         elif mode == _HAND:
@@ -236,10 +188,10 @@ class Ui:
             spaces = c.play_card(code)
             host.post("card", {"card": code})  # the event carries the state (see the speed above)
             host.changed(0)
-            text = say(_MOVE) % spaces if spaces else say(_ANY_SPEED)
+            text = "Move %d spaces forward." % spaces if spaces else "Take one corner at any speed."
             self.message(cards.card_text(code).upper()[:16], text, now, then)
         elif mode == _MENU:
-            self._menu(self.cursor, now)
+            self._menu(self.choices[self.cursor], now)
         elif mode == _CORNER:
             case, dice, pen = host.solo().corner(c, self.choices[self.cursor])
             host.changed(0)
@@ -247,7 +199,7 @@ class Ui:
         elif mode == _SETUP:
             host.solo().new_race(c, self.choices[self.cursor])
             host.changed(1)
-            self.message("NEW RACE", say(_NEW_RACE) % c.laps, now)
+            self.message("NEW RACE", "%d laps. Five tactic cards dealt." % c.laps, now)
         elif mode == _WAIT:
             c.hold(self.choices[self.cursor])
             f1car.apply_command(c, "turn", {"on": 0})  # a blocked car does nothing more this turn
@@ -266,19 +218,19 @@ class Ui:
     def _menu(self, item, now):
         """The move menu: CORNER, LAP CROSSED, PIT STOP, END TURN."""
         c = self.car
-        if item == 0:
+        if item == "CORNER":
             if not c.speed_set or c.status != f1car.RACING:
                 raise RuleError("ui", "NOT MOVING")
             self.choices = range(0, charts.MAX_SPEED + 1, charts.STEP)
             self._go(_CORNER, max(0, c.speed // charts.STEP - 1))  # the dial opens one band below the speed
-        elif item == 1:
+        elif item == "LAP CROSSED":
             left = f1car.apply_command(c, "lap", {})
             self.host.changed(0)
             if left:
-                self.message("LAP", say(_LAPS_TO_GO) % left, now, _MENU)
+                self.message("LAP", "%d laps to go." % left, now, _MENU)
             else:
-                self.message("FINISHED", say(_CHEQUERED), now, _MENU)
-        elif item == 2:
+                self.message("FINISHED", "Chequered flag!", now, _MENU)
+        elif item == "PIT STOP":
             n = len(c.hand)
             code = self.host.solo().pit(c)
             self.host.changed(0)
@@ -287,9 +239,9 @@ class Ui:
             text = said[0]
             if len(said) > 1:  # New Instructions: name the card dealt (the hand stays hidden)
                 title = text[: text.find(".")].upper()
-                text = say(_DEALT) % (said[1], text[text.rfind(". ") + 2 :])
+                text = "Card dealt: %s. %s" % (said[1], text[text.rfind(". ") + 2 :])
             self.message(title, text, now, _MENU)
-        else:
+        else:  # END TURN
             f1car.apply_command(c, "turn", {"on": 0})
             self.host.changed(1)
             self._go(_MAIN)
@@ -297,13 +249,13 @@ class Ui:
     def show_penalty(self, case, dice, pen, now, then):
         title = "DICE %d+%d" % (dice[0], dice[1]) if dice else "CORNER"
         if pen[0]:
-            text = say(_SPUN)
+            text = "Spun off! Speed 0."
         elif pen[1] or pen[2]:
-            text = say(_WEAR) % (pen[1], pen[2])
+            text = "Tyre +%d, brake +%d." % (pen[1], pen[2])
         elif case == charts.SAFE:
-            text = say(_SAFE)
+            text = "Safe speed."
         else:
-            text = say(_NO_PENALTY)
+            text = "No penalty."
         self.message(title, text, now, then)
 
     # ---- the tablet --------------------------------------------------------------------------------
@@ -324,7 +276,7 @@ class Ui:
         elif name == "turn" and get("on") and self.car.my_turn and self.mode == _MAIN:
             self.open_speed(0)
         elif name == "turn" and get("on") and not self.car.my_turn:
-            self.message(say(_MISS_A_MOVE), say(_MISS) % self.car.miss, now)
+            self.message("MISS A MOVE", "This move is missed. %d more to miss." % self.car.miss, now)
         elif name == "sync" or (name == "turn" and not get("on")):
             if self.mode != _MESSAGE:
                 self._go(_MAIN)

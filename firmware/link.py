@@ -50,14 +50,13 @@ class DashboardLink(DashboardProtocol):
     link.proto                            the link itself (older callers reach the protocol methods there)
     """
 
-    eof = False  # a class default: the instance gets its own only when stdin closes (a smaller instance dict)
-
     def __init__(self, get_snapshot, apply_command, on_applied=None, done=(), dev=None,
                  stdin=None, stdout=None, on_journal=None):
         self.stdin = stdin or sys.stdin.buffer
         self.poller = select.poll()
         self.poller.register(stdin or sys.stdin, select.POLLIN)
         self.proto = self
+        self.eof = False  # unix port: stdin closed (never on a Pico)
         if not dev:
             dev = _device_id()
         # Frames go straight to the stream's write: MicroPython's stdout (USB on a Pico, a file descriptor on

@@ -13,6 +13,8 @@ _BIG = const(3)  # scale of the big digits: 24x24 pixels each
 _BIG_Y = const(10)
 _MENU = const(3)  # firmware.ui's modes that share a screen: MENU with HAND, WAIT with SPEED
 _WAIT = const(7)
+_MESSAGE_ROWS = const(6)  # a message's text: rows 1-6 under its title (row 1 left blank when five rows do)
+_REFUSAL_ROWS = const(4)  # a refusal covers at most the bottom four rows at a time
 
 _glyph_buf = bytearray(8)
 _glyph = framebuf.FrameBuffer(_glyph_buf, 8, 8, framebuf.MONO_VLSB)
@@ -51,12 +53,46 @@ def line(fb, row, text, col=0, invert=0):
     fb.text(text, col * 8, row * 8, 0 if invert else 1)
 
 
+def wrap(text):
+    """The text word-wrapped to the screen's 16 columns, nothing cut: a word longer than a row is split."""
+    lines = []
+    cur = ""
+    for w in text.split():
+        if cur and len(cur) + 1 + len(w) > _COLS:
+            lines.append(cur)
+            cur = ""
+        while len(w) > _COLS:
+            lines.append(w[:_COLS])
+            w = w[_COLS:]
+        cur = cur + " " + w if cur else w
+    if cur:
+        lines.append(cur)
+    return lines
+
+
+def message_pages(text):
+    """How many pages a message's text takes on the message screen."""
+    return max(1, (len(wrap(text)) + _MESSAGE_ROWS - 1) // _MESSAGE_ROWS)
+
+
+def refusal_pages(text):
+    """How many pages a refusal takes over the bottom rows."""
+    return max(1, (len(wrap(text)) + _REFUSAL_ROWS - 1) // _REFUSAL_ROWS)
+
+
 def footer(fb, ui, hint):
-    """The bottom row: the last refusal, inverted, else what the keys do on this screen."""
-    if ui.error:
-        line(fb, 7, ui.error, 0, 1)
-    else:
+    """The bottom row: what the keys do on this screen; or the last refusal instead, inverted and word-wrapped
+    upwards over the rows it needs (up to four, the screen's own cleared under it), page `ui.error_page` of it."""
+    if not ui.error:
         line(fb, 7, hint)
+        return
+    first = ui.error_page * _REFUSAL_ROWS
+    page = wrap(ui.error)[first : first + _REFUSAL_ROWS]
+    row = 8 - len(page)
+    fb.fill_rect(0, row * 8, 128, (7 - row) * 8, 0)  # row 7 is the footer's own: the screens leave it empty
+    for t in page:
+        line(fb, row, t, 0, 1)
+        row += 1
 
 
 def render(fb, ui, linked):
@@ -172,24 +208,22 @@ def setup_screen(fb, ui, linked):
 
 
 def message_screen(fb, ui, linked):
-    """The title on an inverted top row, the text word-wrapped below it."""
+    """The title on an inverted top row, the text word-wrapped below it; a text longer than six rows is shown
+    six at a time, page `ui.page` of it (a key or the time-out turns the page)."""
     fb.fill_rect(0, 0, 128, 8, 1)
     line(fb, 0, ui.title, 0, 1)
-    lines = []
-    cur = ""
-    for w in ui.text.split():
-        if cur and len(cur) + 1 + len(w) > _COLS:
-            lines.append(cur)
-            cur = w
-        else:
-            cur = cur + " " + w if cur else w
-    if cur:
-        lines.append(cur)
-    row = 2 if len(lines) < 6 else 1  # the longest pit card text needs six rows: use the spacer row too
-    for t in lines[: 7 - row]:
+    lines = wrap(ui.text)
+    pages = (len(lines) + _MESSAGE_ROWS - 1) // _MESSAGE_ROWS
+    first = ui.page * _MESSAGE_ROWS
+    row = 2 if len(lines) < _MESSAGE_ROWS else 1  # the longest pit card text needs six rows: the spacer row too
+    for t in lines[first : first + _MESSAGE_ROWS]:
         line(fb, row, t)
         row += 1
-    return "OK"
+    if pages < 2:
+        return "OK"
+    if ui.page + 1 < pages:
+        return "OK:MORE %d/%d" % (ui.page + 1, pages)
+    return "OK %d/%d" % (pages, pages)
 
 
 # indexed by firmware.ui's mode: MAIN, SPEED, HAND, MENU, CORNER, SETUP, MESSAGE, WAIT

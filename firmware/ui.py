@@ -10,6 +10,7 @@ from shared_rules.errors import RuleError
 from shared_rules.f1 import car as f1car
 from shared_rules.f1 import cards, charts
 
+from firmware import screens
 from firmware.buttons import LONG, PRESS, REPEAT
 
 # The modes, one screen each. The numbers are what the viewer's state line reports as "mode", and index
@@ -30,8 +31,37 @@ _CARD = const(3)
 _BACK = const(4)
 
 _MESSAGE_MS = const(4000)
-_ERROR_MS = const(2500)
+_ERROR_MS = const(2500)  # a refusal's time on screen (each page of a long one)
 _HAND_HIDE_MS = const(15000)  # the hand hides itself if the dashboard is left lying on the table
+
+
+# A refusal and a long message, shown a page at a time; Formula 5's screens (firmware/f5_ui.py) use these too.
+def refuse(ui, text, now):
+    """Show why a key was refused, whole: word-wrapped over the bottom rows, paged if it needs more than four."""
+    ui.error = text
+    ui.error_page = 0
+    ui.error_until = time.ticks_add(now, _ERROR_MS)
+
+
+def refusal_tick(ui, now):
+    """The refusal's next page when its time is up, or the refusal gone after its last; 1 if the screen changed."""
+    if not ui.error or time.ticks_diff(now, ui.error_until) < 0:
+        return 0
+    ui.error_page += 1
+    if ui.error_page < screens.refusal_pages(ui.error):
+        ui.error_until = time.ticks_add(now, _ERROR_MS)
+    else:
+        ui.error = ""
+    return 1
+
+
+def next_page(ui, now):
+    """A message longer than the screen: turn to its next page (1), or 0 if this is its last."""
+    if ui.page + 1 >= screens.message_pages(ui.text):
+        return 0
+    ui.page += 1
+    ui.mode_until = time.ticks_add(now, _MESSAGE_MS)
+    return 1
 
 
 class Ui:
@@ -47,7 +77,9 @@ class Ui:
         self.back_from = _MAIN
         self.title = ""
         self.text = ""
-        self.error = ""
+        self.page = 0  # MESSAGE: the page of a text longer than the screen
+        self.error = ""  # the last refusal, shown over the bottom rows (see refuse)
+        self.error_page = 0
         self.error_until = 0
         self.mode_until = 0  # MESSAGE / HAND time out
         self.alarm = 0  # the MESSAGE shown is an alarm: it stays until a key
@@ -67,19 +99,18 @@ class Ui:
         self.alarm = alarm
         self.title = title
         self.text = text
+        self.page = 0
         self.back_to = then
         self.mode = _MESSAGE
         self.mode_until = time.ticks_add(now, _MESSAGE_MS)
 
     def tick(self, now):
         """Time-outs; returns 1 if the screen changed."""
-        changed = 0
-        if self.error and time.ticks_diff(now, self.error_until) >= 0:
-            self.error = ""
-            changed = 1
+        changed = refusal_tick(self, now)
         timed = (self.mode == _MESSAGE and not self.alarm) or self.mode == _HAND
         if timed and time.ticks_diff(now, self.mode_until) >= 0:
-            self._go(self.back_to)
+            if not (self.mode == _MESSAGE and next_page(self, now)):
+                self._go(self.back_to)
             changed = 1
         return changed
 
@@ -109,7 +140,8 @@ class Ui:
             self.back_from = mode
         self.error = ""
         if mode == _MESSAGE:
-            if event == PRESS:
+            # a key turns a long message's page; BACK, or a key on its last page, closes it
+            if event == PRESS and (key == _BACK or not next_page(self, now)):
                 self.alarm = 0
                 self._go(self.back_to)
             return 1
@@ -142,8 +174,7 @@ class Ui:
             elif key == _BACK or (mode == _HAND and key == _CARD):
                 self._go(_MENU if mode == _CORNER else self.back_to if mode == _HAND else _MAIN)
         except RuleError as e:  # refused: nothing changed, say why
-            self.error = str(e)[:16]
-            self.error_until = time.ticks_add(now, _ERROR_MS)
+            refuse(self, str(e), now)
             self.host.beep(440, 80)
         return 1
 
@@ -189,7 +220,7 @@ class Ui:
             host.post("card", {"card": code})  # the event carries the state (see the speed above)
             host.changed(0)
             text = "Move %d spaces forward." % spaces if spaces else "Take one corner at any speed."
-            self.message(cards.card_text(code).upper()[:16], text, now, then)
+            self.message(cards.card_text(code).upper(), text, now, then)
         elif mode == _MENU:
             self._menu(self.choices[self.cursor], now)
         elif mode == _CORNER:

@@ -51,6 +51,7 @@ from companion.widgets import (  # noqa: F401  (the kv files use some)
     SpeedKey,
     ToggleRaceButton,
     TurnChart,
+    VirtualDash,
     MARKERS,
 )
 
@@ -259,6 +260,9 @@ class CompanionApp(App):
             self.confirm("Leave the race? It stays saved: continue it from Saved games.", self.new_game, yes="Leave")
         elif current == "setup":
             self.confirm("Quit the Formula 1 companion? Every race stays saved.", self._quit, yes="Quit")
+        elif current == "pairing" and self.f5 is not None:
+            self.f5.close()  # back to Formula 5's setup; the game stays saved (its Resume offers it)
+            self.f5.open_setup()
         elif current in ("results", "history", "saved", "pairing"):
             target = self.came_from.get(current) or ("race" if self.view is not None else "setup")
             if target == "race" and self.view is None:
@@ -603,13 +607,9 @@ class CompanionApp(App):
 
     # ---- the race ---------------------------------------------------------------------------------------
     def _make_race_controls(self):
-        """The widgets that never move: the 17 speed keys and the virtual dashboard's five buttons."""
+        """The widgets that never move: the 17 speed keys."""
         ids = self.screen("race").ids
         self._speed_keys(len(turn.SPEEDS))
-        for name in virtual_mod.BUTTONS:
-            b = RaceButton(text=name, font_size=theme.font(theme.SMALL, self.scale), bold=False)
-            b.bind(on_release=lambda w, name=name: self.press(self.dash_dev, name))
-            ids.dash_buttons.add_widget(b)
         self.oleds = {}
         ids.cars.bind(size=lambda *_: self._size_car_panels())
 
@@ -643,7 +643,7 @@ class CompanionApp(App):
         if self.ports is None or self.dash_dev is None:
             return
         d = getattr(self.ports, "virtual", {}).get(self.dash_dev)
-        oled = self.screen("race").ids.dash_oled
+        oled = self.screen("race").ids.dash.oled
         if d is None:
             return
         with d.lock:
@@ -907,7 +907,7 @@ class CompanionApp(App):
             ids.dash_tabs.add_widget(tab)
         ids.dash_pane.opacity = 1 if devs else 0
         ids.dash_pane.disabled = not devs
-        oled = ids.dash_oled
+        oled = ids.dash.oled
         oled.frame = -1  # redraw from the newly chosen dashboard
         oled.dev = self.dash_dev
         self.oleds = {self.dash_dev: oled} if self.dash_dev else {}

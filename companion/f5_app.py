@@ -256,26 +256,21 @@ class F5Controller:
                   and dev in app.ports.virtual]
         if [dev for _c, dev in wanted] == list(self.oleds):
             return
-        from companion.widgets import OledView
+        from companion.widgets import VirtualDash
 
         box = app.screen("f5table").ids.virtuals
         box.clear_widgets()
         self.oleds = {}
         for car, dev in wanted:
-            one = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(220), spacing=dp(2))
+            one = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(240), spacing=dp(2))  # the OLED at 2x
             one.add_widget(Label(text=self.ref.names_[car] + " (on this tablet)", size_hint_y=None, height=dp(28),
                                  font_size=sp(17), color=f5_view.RGBA[CAR_NAMES[car]]))
-            oled = OledView(size_hint_y=None, height=dp(130))
-            one.add_widget(oled)
-            keys = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(2))
-            for name in virtual_mod.BUTTONS:
-                b = Button(text=name, font_size=sp(14))
-                b.bind(on_release=lambda w, dev=dev, name=name: app.press(dev, name))
-                keys.add_widget(b)
-            one.add_widget(keys)
+            dash = VirtualDash()
+            dash.bind(on_button=lambda _w, name, dev=dev: app.press(dev, name))
+            one.add_widget(dash)
             one.dev = dev
             box.add_widget(one)
-            self.oleds[dev] = oled
+            self.oleds[dev] = dash.oled
 
     def _draw_oleds(self):
         for dev, view in self.oleds.items():

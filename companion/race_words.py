@@ -41,6 +41,7 @@ def status_words(car):
 
 
 def outcome_words(pen):
+    """A Penalty Chart outcome (spin, tyre, brake) in words: "spin", "tyre +1, brake +1", "no penalty"."""
     spin, tyre, brake = pen
     if spin:
         return "spin"

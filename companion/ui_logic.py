@@ -132,16 +132,8 @@ def seat_roll_text(race):
 
 
 def outcome_text(pen):
-    spin, tyre, brake = pen
-    if spin:
-        return "SPIN"
-    if tyre and brake:
-        return "tyre +%d, brake +%d" % (tyre, brake)
-    if tyre:
-        return "tyre +%d" % tyre
-    if brake:
-        return "brake +%d" % brake
-    return "no penalty"
+    """A penalty as the race screen shows it: race_words' words, a spin in capitals ("SPIN")."""
+    return "SPIN" if pen[0] else race_words.outcome_words(pen)
 
 
 def chart_row(over, dice):

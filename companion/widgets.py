@@ -9,6 +9,7 @@ import struct
 import wave
 
 from kivy.clock import Clock
+from kivy.factory import Factory
 from kivy.graphics import Color, Line, Rectangle
 from kivy.graphics.texture import Texture
 from kivy.metrics import dp, sp
@@ -21,6 +22,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from companion import theme
+from companion.virtual import BUTTONS
 
 W, H = 128, 64
 # byte -> its 8 pixels top to bottom, 0 or 255 (an SSD1306 page column)
@@ -443,3 +445,26 @@ class SavedGameRow(BoxLayout):
     state = StringProperty("")
     finished = BooleanProperty(False)
     error = StringProperty("")
+
+
+class VirtualDash(BoxLayout):
+    """A virtual dashboard drawn on the tablet, the same box in both games: its OLED (`oled`) over its five
+    buttons (the firmware's names, in their order); a tap on one dispatches on_button(name). Laid out in
+    theme.kv."""
+
+    __events__ = ("on_button",)
+
+    @property
+    def oled(self):
+        return self.ids.oled
+
+    def on_kv_post(self, base_widget):
+        keys = self.ids.buttons
+        if not keys.children:
+            for name in BUTTONS:
+                key = Factory.get("DashKey")(text=name)
+                key.bind(on_release=lambda _w, name=name: self.dispatch("on_button", name))
+                keys.add_widget(key)
+
+    def on_button(self, name):
+        pass

@@ -198,62 +198,53 @@ def _try(race, ev):
     return ""
 
 
-def speed_options(car, over=False):
-    """The picker: every speed of the speedometer, in order, each tried on a copy of the car."""
+def _each_speed(over, offer):
+    """Every speed of the speedometer, in order, as offer(v) makes its SpeedOption (trying v on a copy of the car):
+    a speed the rules refuse (RuleError) is unavailable with their reason; every one is once the race is over."""
     out = []
     for v in SPEEDS:
         if over:
             out.append(SpeedOption(v, False, OVER))
             continue
-        trial = car.copy()
         try:
-            cost = trial.set_speed(v)
+            out.append(offer(v))
         except RuleError as e:
             out.append(SpeedOption(v, False, str(e)))
-            continue
-        out.append(SpeedOption(v, True, "", cost_text(cost), cost[2], bool(cost[2])))
     return out
+
+
+def _priced(v, cost, note=""):
+    """A live speed with its cost (brake, tyre, spins) shown before the tap; a spin asks to confirm."""
+    return SpeedOption(v, True, "", cost_text(cost), cost[2], bool(cost[2]), note)
+
+
+def speed_options(car, over=False):
+    """The picker: every speed of the speedometer, in order, each tried on a copy of the car."""
+    return _each_speed(over, lambda v: _priced(v, car.copy().set_speed(v)))
 
 
 def hold_options(car, over=False):
     """Blocked in the pit or on a spin-off point: each speed tried as a wait on a copy of the car."""
-    out = []
-    for v in SPEEDS:
-        if over:
-            out.append(SpeedOption(v, False, OVER))
-            continue
-        try:
-            car.copy().hold(v)
-        except RuleError as e:
-            out.append(SpeedOption(v, False, str(e)))
-            continue
-        out.append(SpeedOption(v, True))
-    return out
+
+    def offer(v):
+        car.copy().hold(v)
+        return SpeedOption(v, True)
+
+    return _each_speed(over, offer)
 
 
 def block_options(car, over=False, still=False):
     """A blocked car: each speed tried on a copy of the car. A slower blocker's speed is forced (with its
     braking cost, or a spin); a faster one's is an optional raise, within the turn's +60."""
-    out = []
-    for v in SPEEDS:
-        if over:
-            out.append(SpeedOption(v, False, OVER))
-            continue
+
+    def offer(v):
         if car.speed_set and still:
-            out.append(SpeedOption(v, False, STILL))
-            continue
+            return SpeedOption(v, False, STILL)
         if v == car.speed:
-            out.append(SpeedOption(v, False, "the blocker's speed must differ from yours"))
-            continue
-        trial = car.copy()
-        try:
-            cost = trial.force_speed(v)
-        except RuleError as e:
-            out.append(SpeedOption(v, False, str(e)))
-            continue
-        out.append(SpeedOption(v, True, "", cost_text(cost), cost[2], bool(cost[2]),
-                               "optional" if v > car.speed else ""))
-    return out
+            return SpeedOption(v, False, "the blocker's speed must differ from yours")
+        return _priced(v, car.copy().force_speed(v), "optional" if v > car.speed else "")
+
+    return _each_speed(over, offer)
 
 
 def same_speed_reason(car):

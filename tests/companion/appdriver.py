@@ -167,7 +167,7 @@ def press_virtual(app, dev, *names):
     if app.dash_dev != dev:
         yield tap(tab)
     for name in names:
-        yield tap(button(ids.dash_buttons, name))
+        yield tap(button(ids.dash.ids.buttons, name))
 
 
 def speed_keys(app):
@@ -378,7 +378,8 @@ def superb(d):
 
 
 def damaged(d):
-    """The newest saved game is damaged: the setup screen says so, offers no resume, and a new game starts."""
+    """The newest saved game is damaged: the setup screen says so, offers no resume, and a new game starts; the
+    pairing screen's Back, before the race, in both games."""
     app = d.app
     ids = app.screen("setup").ids
     yield lambda: ids.resume_note.text != ""
@@ -392,6 +393,14 @@ def damaged(d):
     yield tap(ids.start)
     yield lambda: app.sm.current == "pairing"
     d.note("new_game", os.path.basename(app.path))
+    # Back from a race not started yet: Formula 1's pairing to its setup, Formula 5's to its own.
+    yield tap(app.screen("pairing").ids.back)
+    d.note("pairing_back", [app.sm.current, app.ref is None])
+    yield tap(ids.choose_f5)
+    yield tap(app.screen("f5setup").ids.start)
+    yield lambda: app.sm.current == "pairing"
+    yield tap(app.screen("pairing").ids.back)
+    d.note("f5_pairing_back", [app.sm.current, app.f5.ref is None, app.screen("f5setup").ids.resume.disabled])
 
 
 def cold_start(d):
@@ -460,11 +469,11 @@ def people(d):
     yield from setup_and_pair(d, players=2)
     race = app.ref.race
     rids = race_ids(app)
-    # Pairing, History and Results each come back to the race with Back.
+    # Pairing, History and Results each come back to the race with their Back button.
     for name, widget in (("pairing", rids.dashboards), ("history", rids.history), ("results", rids.results)):
         yield tap(widget)
         shown = app.sm.current
-        app.back()
+        yield tap(app.screen(name).ids.back)
         d.note("back_from_" + name, [shown, app.sm.current])
         yield 0.05
     # The speed picker: the same keys in the same places, whatever the turn.
@@ -511,7 +520,7 @@ def people(d):
     dash = app.ports.virtual[dev]
     yield from press_virtual(app, dev, "BACK")
     yield 0.5
-    oled = rids.dash_oled
+    oled = rids.dash.oled
     yield lambda: oled.frame == dash.frame  # the tablet shows the dashboard's latest frame ...
     image = bytes(dash.image)
     same = oled.shown_image == image  # ... which is the firmware's framebuffer as it is now

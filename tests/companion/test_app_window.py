@@ -102,6 +102,8 @@ def test_a_damaged_saved_game_is_named_not_resumed(tmp_path, monkeypatch):
     players, state, detail, off = seen["saved_rows"][0]  # the list shows it, with its error, and cannot open it
     assert state == "DAMAGED" and detail.startswith("Cannot be opened: ") and "damaged" in detail and off is True
     assert seen["new_game"] != os.path.basename(path)
+    assert seen["pairing_back"] == ["setup", True]  # fails on the old main: the pairing screen had no Back
+    assert seen["f5_pairing_back"] == ["f5setup", True, False]  # its game saved, offered to resume
     assert os.path.exists(path)  # nothing is deleted
 
 

@@ -9,7 +9,7 @@ progress out as they go, and look through every screen's widget tree for a dashb
 import sys
 
 from companion.widgets import OledView
-from tests.companion.appdriver import dashboards_agree, drive, setup_and_pair, tap
+from tests.companion.appdriver import button, dashboards_agree, drive, setup_and_pair, tap
 
 PLAYERS = (0, 1)
 
@@ -121,6 +121,12 @@ def f1_then_f5(d):
     yield lambda: dev in app.f5.oleds and app.ports.virtual[dev].state is not None and not app.transport.pending()
     d.note("f5_dev", dev)
     d.note("f5_drawn", list(app.f5.oleds))
+    # Its buttons on the tablet drive it: CARD opens the hand (or says why not), a new frame either way.
+    box = next(w for w in app.screen("f5table").ids.virtuals.children if getattr(w, "dev", None) == dev)
+    frame = app.ports.virtual[dev].frame
+    yield tap(button(box, "CARD"))
+    yield lambda: app.ports.virtual[dev].frame > frame
+    d.note("f5_card_pressed", True)
     d.shot("phones-4-f5-on-tablet")
 
 

@@ -25,6 +25,13 @@ def shows_dashboard(page, d):
         return got is not None and got == (d.frame, bytes(d.image))
 
 
+def open_showing(browser, url, d, what="the page"):
+    """A phone opening url, once its canvas shows the dashboard d: the page."""
+    page = browser.open(url)
+    page.wait(lambda: shows_dashboard(page, d), what=what)
+    return page
+
+
 def get(url):
     try:
         with urllib.request.urlopen(url, timeout=5) as r:
@@ -44,8 +51,7 @@ def test_a_phone_page_is_the_dashboard_and_drives_the_car(tmp_path, browser):
     try:
         d = t.dash(0)
         t.wait(lambda: d.frame > 0 and t.ref.pairs.get(0) == "virtual-1", what="the dashboard")
-        page = browser.open(t.urls[0])
-        page.wait(lambda: shows_dashboard(page, d), what="the page showing the dashboard's framebuffer")
+        page = open_showing(browser, t.urls[0], d, what="the page showing the dashboard's framebuffer")
         assert page.dash()["scale"] >= 2 and page.text("seat") == t.ref.race.names[0]
         sizes = page.js("return ['UP','DOWN','OK','CARD','BACK'].map(id => "
                         "document.getElementById(id).getBoundingClientRect().height)")
@@ -104,10 +110,9 @@ def test_a_second_phone_takes_the_seat_and_the_first_is_told(tmp_path, browser):
     t = Table(tmp_path).start()
     try:
         d = t.dash(0)
-        first = browser.open(t.urls[0])
-        first.wait(lambda: shows_dashboard(first, d), what="the first phone")
-        second = browser.open(t.urls[0].upper().replace("HTTP://", "http://"))  # typed in capitals: the same
-        second.wait(lambda: shows_dashboard(second, d), what="the second phone")
+        first = open_showing(browser, t.urls[0], d, what="the first phone")
+        typed = t.urls[0].upper().replace("HTTP://", "http://")  # typed in capitals: the same
+        second = open_showing(browser, typed, d, what="the second phone")
         first.wait(lambda: first.dash()["state"] == "taken", what="the first phone told")
         assert "another phone" in first.text("status")
         first.tap("OK")  # its buttons are dead now: nothing reaches the dashboard
@@ -124,8 +129,7 @@ def test_a_second_phone_takes_the_seat_and_the_first_is_told(tmp_path, browser):
 def test_the_tablet_restarted_the_page_comes_back_by_itself(tmp_path, browser):
     t = Table(tmp_path).start()
     path = t.path
-    page = browser.open(t.urls[0])
-    page.wait(lambda: shows_dashboard(page, t.dash(0)), what="the page")
+    page = open_showing(browser, t.urls[0], t.dash(0))
     page.tap("OK", "UP", "UP", "OK")
     car = t.ref.race.cars[0]
     t.wait(lambda: car.speed_set and car.speed == 40, what="40 set")
@@ -149,8 +153,7 @@ def test_a_phone_out_of_range_comes_back_to_the_dashboard_as_it_is_now(tmp_path,
     relay = Relay(t.phones.server.port)
     try:
         d = t.dash(0)
-        page = browser.open(relay.url(t.urls[0]))
-        page.wait(lambda: shows_dashboard(page, d), what="the page")
+        page = open_showing(browser, relay.url(t.urls[0]), d)
         relay.cut()  # out of range: nothing arrives, nothing is refused, nothing is closed
         frame = d.frame
         d.tap("OK")  # meanwhile the dashboard moves on (here: its speed dial opens)
@@ -168,8 +171,7 @@ def test_a_seat_taken_off_the_phone_tells_its_page_which_comes_back_when_it_is_s
     t = Table(tmp_path).start()
     try:
         d = t.dash(0)
-        page = browser.open(t.urls[0])
-        page.wait(lambda: shows_dashboard(page, d), what="the page")
+        page = open_showing(browser, t.urls[0], d)
         served = t.phones.server.seats
         t.phones.server.serve({k: v for k, v in served.items() if v.dev != "virtual-1"})  # the tablet's screen took it
         page.wait(lambda: page.dash()["state"] == "gone", what="the page told")

@@ -28,6 +28,7 @@ import threading
 import time
 
 from firmware import pins
+from tests.firmware import dash
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared", "picosim")
@@ -286,7 +287,7 @@ class Pico:
         """The OLED read as the firmware's text grid: 8 rows of 16 characters of framebuf's 8x8 font (trailing
         spaces dropped; an inverted cell reads as its character, '?' where no character fits)."""
         art = self.screen().split("\n")
-        font = _font()
+        font = dash.font()  # the unix port's framebuf font: the same as the Pico's
         rows = []
         for r in range(PAGES):
             text = ""
@@ -370,31 +371,6 @@ def _walk(d):
             print('FILE', d + e[0])
 _walk('/')
 """
-
-
-# ---- the font: {8 column bytes (MONO_VLSB): character} of framebuf's built-in 8x8 font ----
-_FONT_SCRIPT = """
-import framebuf
-b = bytearray(8)
-fb = framebuf.FrameBuffer(b, 8, 8, framebuf.MONO_VLSB)
-for c in range(32, 127):
-    fb.fill(0)
-    fb.text(chr(c), 0, 0, 1)
-    print(c, bytes(b).hex())
-"""
-_FONT = {}
-
-
-def _font():
-    if not _FONT:
-        out = subprocess.run([_tool("micropython"), "-c", _FONT_SCRIPT], capture_output=True, check=True,
-                             timeout=60).stdout.decode()
-        for ln in out.split("\n"):
-            if ln.strip():
-                c, hexed = ln.split()
-                _FONT.setdefault(bytes.fromhex(hexed), chr(int(c)))
-        _FONT[bytes(8)] = " "
-    return _FONT
 
 
 # ---- flashing ----

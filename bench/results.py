@@ -4,6 +4,7 @@ import json
 import os
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.json")
+NOTES = os.path.join(os.path.dirname(PATH), "notes.json")  # why a bench measured nothing (docs/benchmarks.md shows it)
 
 
 def load(path=PATH):
@@ -30,3 +31,17 @@ def record(figures, path=PATH):
         os.fsync(f.fileno())
     os.replace(tmp, path)
     return data
+
+
+def note(bench, text, path=NOTES):
+    """Say why `bench` (the figures' prefix, e.g. "pico") measured nothing; "" clears it."""
+    notes = load(path)
+    if text:
+        notes[bench] = text
+    else:
+        notes.pop(bench, None)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(notes, f, indent=1, sort_keys=True)
+        f.write("\n")
+    os.replace(tmp, path)

@@ -66,6 +66,10 @@ ACTION_BUTTONS = {"corner": "corner", "block": "block", "pit": "pit", "lap": "la
                   "end": "end_turn", "undo": "undo"}
 
 
+class Screens(ScreenManager):
+    """The app's screen manager, drawn without Kivy's clipping stencil (theme.kv says why)."""
+
+
 class SetupScreen(Screen):
     pass
 
@@ -131,7 +135,7 @@ class CompanionApp(App):
         self._resize(Window, Window.size)
         Window.bind(size=self._resize, on_keyboard=self._key, on_request_close=self._close_asked)
         # Kivy has already loaded companion.kv (the App's name, from this folder) before build().
-        sm = ScreenManager(transition=NoTransition())
+        sm = Screens(transition=NoTransition())
         for cls, name in ((SetupScreen, "setup"), (PairingScreen, "pairing"), (RaceScreen, "race"),
                           (ResultsScreen, "results"), (HistoryScreen, "history"), (SavedGamesScreen, "saved")):
             sm.add_widget(cls(name=name))
@@ -1101,8 +1105,18 @@ class CompanionApp(App):
 
     # ---- for tests and the bench ---------------------------------------------------------------------------
     def screenshot(self, path):
+        from kivy.graphics import Color, InstructionGroup, Rectangle
+
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        self.root.export_to_png(path)
+        # The window's clear colour is the screens' background (theme.kv): an image of the root needs it drawn.
+        bg = InstructionGroup()
+        bg.add(Color(*theme.BG))
+        bg.add(Rectangle(pos=self.root.pos, size=self.root.size))
+        self.root.canvas.before.insert(0, bg)
+        try:
+            self.root.export_to_png(path)
+        finally:
+            self.root.canvas.before.remove(bg)
         return path
 
 

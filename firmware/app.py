@@ -1,11 +1,13 @@
-# The dashboard application: one car, its screens and buttons, the tablet link and the saved state, as three
-# asyncio tasks (buttons, link, time). A button press is handled at once, to the end: state changed, screen
-# redrawn (changed pages only), state frame written to the tablet, then the change saved to flash. A tablet
-# command is journaled (one line appended, firmware/journal.py) before its ack; the full save folds it in later.
+# The dashboard application: one car, its screens and buttons, the tablet link and the saved state, as asyncio
+# tasks (buttons, link, time, saves, garbage). A button press is handled at once, to the end: state changed, screen
+# redrawn (what changed only), state frame written to the tablet; then the save task puts the change on flash, in
+# steps between which the presses latched meanwhile are handled (firmware/buttons.py). A tablet command is
+# journaled (one line appended, firmware/journal.py) before its ack; the full save folds it in later.
+# Idle, every task waits for its event (a pin interrupt, the tablet's bytes, a save or collection due) and only
+# the clock task wakes, ten times a second, for the time-outs: the core sleeps the rest of the time.
 import asyncio
 import gc
 import json
-import select
 import sys
 import time
 
@@ -13,17 +15,18 @@ from micropython import const
 from shared_rules.f1 import car as f1car
 
 from firmware import board as b
-from firmware import store
 from firmware.buttons import Buttons
 from firmware.display import Display
 from firmware.screens import render
 from firmware.ui import Ui
 
 _DEFAULT_LAPS = const(3)
-_POLL_MS = const(5)  # how often the link's input is read
-_TICK_MS = const(100)  # time-outs, the tablet indicator
-_GC_IDLE_MS = const(250)  # collect garbage in the pauses between presses, never in the middle of one
-_GC_FREE_FLOOR = const(12288)  # after a press, collect whenever less than this is free: a small heap must not fragment
+_POLL_MS = const(5)  # how often a tablet command waiting for a save looks again
+_TICK_MS = const(100)  # time-outs, the tablet indicator, the link's heartbeat and resends
+_GC_QUIET_MS = const(50)  # collect garbage once the dashboard has been quiet this long after a frame or a save: in
+# the pause between two taps (a player's fastest are 100 ms apart), never in the middle of a press
+_GC_MIN_SPARE = const(4096)  # the allocations that force a collection anyway (gc.threshold): half of what was free
+# at the start, at least this
 _FOLD_MS = const(3000)  # journaled commands are folded into a full save at most this long after the first of them
 _FOLD_LINES = const(16)  # ...or once this many are journaled (keeps the journal and its replay at boot short)
 
@@ -42,8 +45,9 @@ class App:
         self.fold_now = 0
         self.dirty = 0
         self.touched = 0
-        self.gc_due = 0
-        self.gc_low = 0
+        self.saving = 0  # a save is under way (its steps let presses in, not tablet commands: see link_task)
+        self.save_due = asyncio.Event()
+        self.gc_due = asyncio.Event()
         self.last_activity = time.ticks_ms()
         self.was_linked = -1
         self.led_on = -1
@@ -57,10 +61,9 @@ class App:
         # played standalone never pays for it. Until then it is the saved ids and events it will start from.
         self.link = None
         self.kept = (done, events)
-        self.listener = select.poll()
-        self.listener.register(sys.stdin, select.POLLIN)
         if applied or not self.gen:
-            self.save()  # folds them in (or, first boot, writes the first save)
+            self.dirty = 1  # folds them in (or, first boot, writes the first save), once the first frame is out
+        board.latch.clear()  # edges from before (the self-test's): not for the app
         self.buttons = Buttons(
             len(b.BUTTONS), self._on_button, debounce_ms=board.debounce_ms, repeat_mask=(1 << b.UP) | (1 << b.DOWN),
             long_mask=1 << b.BACK,
@@ -70,22 +73,45 @@ class App:
             self.ui.message("SAVE DAMAGED", error + ". Defaults used; old file kept as .bad", time.ticks_ms(), alarm=1)
 
     # ---- saved state -----------------------------------------------------------------------------------
-    def save(self):
-        """The full atomic save; it folds the journal in (a fresh one follows the new save)."""
+    async def save(self):
+        """The full atomic save; it folds the journal in (a fresh one follows the new save). Its state is taken
+        and written in one step; the file's close and its rename (where littlefs erases, 45 ms a block, up to
+        400 ms on a real chip) are steps of their own, and the presses latched during a step are handled before
+        the next: a press changes the car only between steps, and is saved by the save that follows."""
         link = self.link
-        store.save(self.board.state_path, {
+        data = {
             "car": self.car.snapshot(),
             "done": link.done_ids() if link is not None else self.kept[0],
             "ev": link.pending_events() if link is not None else self.kept[1],
             "gen": self.gen + 1,
-        })
-        self.gen += 1
-        if self.journal is not None:
-            self.journal.restart(self.gen)  # a cut before this: the old journal names the old save, never replayed
-        self.saves += 1
+        }
         self.dirty = 0
         self.fold_now = 0
+        self.saving = 1
+        from firmware import store  # loaded by the first save, after the first frame (the boot is quicker)
+
+        try:
+            for _ in store.steps(self.board.state_path, data):
+                await asyncio.sleep_ms(0)
+            self.gen += 1
+            if self.journal is not None:
+                await asyncio.sleep_ms(0)
+                self.journal.restart(self.gen)  # a cut before this: the old journal names the old save, never replayed
+        finally:
+            self.saving = 0
+        self.saves += 1
         self.board.emit(b"W %d\n" % self.saves)
+        self.gc_due.set()
+
+    async def saved(self):
+        """Until what the last press or command changed is on flash (the host board's viewer waits for this)."""
+        while self.dirty or self.saving:
+            await asyncio.sleep_ms(1)
+
+    def fold_due(self):
+        """Journaled commands to fold into a full save: on a turn's end, when many, or after a while."""
+        n = self.journal.count if self.journal is not None else 0
+        return n and (self.fold_now or time.ticks_diff(time.ticks_ms(), self.fold_at) >= 0)
 
     # ---- what the UI calls ----------------------------------------------------------------------------
     def changed(self, turn_end):
@@ -102,14 +128,11 @@ class App:
         return self.link.tablet_present() if self.link is not None else 0
 
     def listen(self):
-        """Before the link is loaded: has the tablet spoken? Its first byte is dropped (the tablet repeats a lost
+        """Before the link is loaded, the tablet has spoken: its first byte is dropped (the tablet repeats a lost
         frame: its "hi" until it hears the hello, a command until it is answered) and the link is loaded, which says
-        hello with the state. End of input (the unix port's stdin closed) means no tablet can ever come."""
-        if not self.listener.poll(0):
-            return
+        hello with the state. Returns 0 at the end of input (the unix port's stdin closed): no tablet can ever come."""
         if not sys.stdin.buffer.read(1):  # type: ignore[attr-defined]
-            self.listener.unregister(sys.stdin)
-            return
+            return 0
         gc.collect()  # its code is placed in a clean heap, not among a press's garbage
         from firmware.journal import Journal
         from firmware.link import DashboardLink
@@ -125,6 +148,7 @@ class App:
         if events:
             self.link.restore_events(events)
         self.touched = 1  # the tablet indicator
+        return 1
 
     def post(self, name, args):
         link = self.link
@@ -178,29 +202,26 @@ class App:
             self.touched = 1
 
     def scan_buttons(self):
-        """The buttons, then what the press changed, shown, saved and collected (settle)."""
-        self.buttons.update(self.board.buttons(), time.ticks_ms())
+        """The edges latched since the last scan and the buttons held, then what they changed, shown (settle)."""
+        board = self.board
+        self.buttons.update(board.buttons(), time.ticks_ms(), board.latch)
         if self.beeping and time.ticks_diff(time.ticks_ms(), self.quiet_at) >= 0:
             self.beeping = 0
-            self.board.tone(0)
+            board.tone(0)
         self.settle()
 
     def settle(self):
-        """What a press or the tablet's commands changed: the player sees the result first, then it goes to flash
-        (before any other press or command is taken), then garbage is collected if the heap runs low (never in the
-        middle of a press: a collection takes a few ms)."""
+        """What a press or the tablet's commands changed: the player sees the result first, then the save task is
+        told to put it on flash. Garbage waits for a pause (gc_task): a collection takes a few ms, and the free
+        memory is never asked here (gc.mem_free() scans the heap: 7 ms on a Pico)."""
         if self.touched:
             self.refresh()
-        n = self.journal.count if self.journal is not None else 0  # journaled commands are folded in on a turn's
-        # end, when many, or after a while
-        if self.dirty or n and (self.fold_now or time.ticks_diff(time.ticks_ms(), self.fold_at) >= 0):
-            self.save()
-        if gc.mem_free() < self.gc_low:
-            gc.collect()
+        if self.dirty or self.fold_due():
+            self.save_due.set()
 
     def refresh(self):
         self.touched = 0
-        self.gc_due = 1
+        self.gc_due.set()
         self.last_activity = time.ticks_ms()
         linked = self.linked()
         self.was_linked = linked
@@ -225,46 +246,83 @@ class App:
         self.display.invalidate()
         self.refresh()
 
-    # ---- tasks: the buttons, the tablet link, and time; each settles what it changed before it yields -------
+    # ---- tasks: the buttons, the tablet link, time, saves and garbage; each settles what it changed ----------
     async def run(self):
         # main.py collected every few KB while the modules loaded; from here on collections wait for the pauses
-        # between presses (settle, and tick_task): one in the middle of a press doubled its time.
+        # between presses (gc_task): one in the middle of a press doubled its time. The threshold is a safety net
+        # for a long burst of presses with no pause.
         gc.threshold(-1)
+        self.refresh()  # the saved state on screen first: the power-on's wait ends here
         gc.collect()
-        self.gc_low = max(gc.mem_free() // 2, _GC_FREE_FLOOR)
-        self.refresh()
+        gc.threshold(max(gc.mem_free() // 2, _GC_MIN_SPARE))
+        self.settle()
         asyncio.create_task(self.link_task())
         asyncio.create_task(self.tick_task())
+        asyncio.create_task(self.save_task())
+        asyncio.create_task(self.gc_task())
+        board = self.board
         while True:
             self.scan_buttons()
-            await asyncio.sleep_ms(self.board.poll_ms)
+            if self.buttons.state or self.beeping or board.buttons():
+                await asyncio.sleep_ms(board.poll_ms)  # held: long press, auto-repeat, the beep's end
+            else:
+                await board.flag.wait()  # asleep until an edge is latched
 
     async def link_task(self):
         while True:
+            await _readable(sys.stdin)  # type: ignore  # asleep until the tablet sends something
+            while self.saving:
+                # A command journaled now would go into the journal the save is about to replace: it waits (the
+                # bytes stay in the USB buffer; a save takes 30 ms, 140 ms with an erase).
+                await asyncio.sleep_ms(_POLL_MS)
             link = self.link
             if link is None:
-                self.listen()
+                if not self.listen():
+                    return  # the unix port's stdin closed: no tablet can ever come
             else:
                 waiting = len(link.outbox)
                 link.poll(0)
+                if link.eof:
+                    return
                 if len(link.outbox) < waiting:
                     # An event acknowledged: save without it. A save that still lists it would send it again after
                     # a restart, and a tablet restarted meanwhile (had it lost the ids it took) would apply it twice.
                     self.dirty = 1
-            self.settle()  # the commands just taken shown and saved before the next input is read
-            await asyncio.sleep_ms(_POLL_MS)
+            self.settle()  # the commands just taken shown (and their save asked for) before the next input is read
 
     async def tick_task(self):
-        """Time-outs on the screen, the tablet indicator, and garbage collected in a pause."""
+        """Time-outs on the screen, the tablet indicator, the link's heartbeat and resends, the journal's fold."""
         while True:
             await asyncio.sleep_ms(_TICK_MS)
             now = time.ticks_ms()
+            link = self.link
+            if link is not None:
+                link.tick(now)
             if self.ui.tick(now) or self.linked() != self.was_linked:
                 self.touched = 1
-                self.settle()
-            elif self.gc_due and time.ticks_diff(now, self.last_activity) >= _GC_IDLE_MS:
-                self.gc_due = 0
-                gc.collect()
+            self.settle()
+
+    async def save_task(self):
+        while True:
+            await self.save_due.wait()
+            self.save_due.clear()
+            while self.dirty or self.fold_due():  # a press taken during a save made it dirty again
+                await self.save()
+
+    async def gc_task(self):
+        """Garbage collected in the first pause after a frame or a save (a few ms), so that a press never waits for
+        one. Idle, nothing is collected: nothing was made."""
+        while True:
+            await self.gc_due.wait()
+            self.gc_due.clear()
+            while self.saving or time.ticks_diff(time.ticks_ms(), self.last_activity) < _GC_QUIET_MS:
+                await asyncio.sleep_ms(_GC_QUIET_MS)
+            gc.collect()
+
+
+async def _readable(stream):
+    # Park the task until `stream` has something to read (how asyncio's own streams wait).
+    yield asyncio.core._io_queue.queue_read(stream)  # type: ignore
 
 
 def _restore(path, car):

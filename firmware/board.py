@@ -17,12 +17,15 @@ PAGES = HEIGHT // 8  # SSD1306 pages: 8 pixel rows each, 128 bytes (MONO_VLSB)
 
 # What both boards offer (board_pico.Board, board_host.Board):
 #   buf, fb            the framebuffer's bytes and the framebuf.FrameBuffer drawing into them
-#   pages              one memoryview of buf per page, made once: display.py compares them, send_pages() sends them
-#   send_pages(mask)   put the pages whose bit is set on the panel
+#   pages              one memoryview of buf per page, made once: display.py compares them
+#   narrow             1 if part of a page can be sent (display.py then finds the changed 8-column cells)
+#   send(rects, n)     put n rectangles [first page, last page, first cell, end cell] on the panel
 #   buttons()          bit i set while BUTTONS[i] is held down
+#   latch, flag        every button edge as it happened (firmware/buttons.Latch), and the asyncio.ThreadSafeFlag
+#                      set with each: a pin interrupt on a Pico, the viewer's lines on the host
 #   led(on), tone(hz)  the turn LED, the piezo (0 = off)
 #   emit(line), viewer, serve(app), wait_viewer(ms)   the host's viewer channel (nothing on a Pico)
-#   state_path, poll_ms, debounce_ms
+#   state_path, poll_ms (the scan while a button is held), debounce_ms
 
 
 def make_board():

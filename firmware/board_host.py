@@ -24,6 +24,7 @@ from micropython import const
 import framebuf
 
 from firmware import board as b
+from firmware.buttons import Latch
 
 _ENV_UI = const("F1DASH_UI")  # path of the channel's unix socket
 _ENV_STATE = const("F1DASH_STATE")  # path of the saved state file
@@ -43,11 +44,16 @@ async def _readable(s):
 
 class Board:
     viewer = 1  # the viewer channel wants state lines too
-    poll_ms = 5  # button scan period
+    narrow = 0  # the viewer takes whole pages
+    poll_ms = 5  # button scan period while one is held
     debounce_ms = 5
     state_path = os.getenv(_ENV_STATE) or "f1dash-state.json"  # read once, at import
 
     def __init__(self):
+        # The viewer's button lines are this board's pin interrupts: each edge is latched, then the app is told
+        # (as on a Pico, see firmware/buttons.py)
+        self.latch = Latch()
+        self.flag = asyncio.ThreadSafeFlag()
         self.buf = bytearray(b.WIDTH * b.PAGES)
         self.fb = framebuf.FrameBuffer(self.buf, b.WIDTH, b.HEIGHT, framebuf.MONO_VLSB)
         mv = memoryview(self.buf)
@@ -64,6 +70,15 @@ class Board:
 
     def buttons(self):
         return self.levels
+
+    def send(self, rects, n):
+        """The rectangles display.py found changed, as the whole pages they cover."""
+        mask = 0
+        for k in range(n):
+            r = rects[k]
+            for p in range(r[0], r[1] + 1):
+                mask |= 1 << p
+        self.send_pages(mask)
 
     def send_pages(self, mask):
         self._frame += 1
@@ -161,17 +176,25 @@ class Board:
             self.emit("A %d %d\n" % (handled, us))
 
     async def _edge(self, bit, down, app):
-        """Press or release one button and let the app scan it; returns the time from the edge to the frame it
-        drew, in us (-1: no frame)."""
+        """Press or release one button and let the app take it; returns the time from the edge to the frame it
+        drew, in us (-1: no frame). Then waits until the app has saved what it changed: the client's `A` line
+        means the line is handled to the end, the save included (a test may cut the power after it)."""
         # Edges closer together than the debounce time would be ignored as contact bounce, as on the
         # real board: space them out so that every line of the client counts.
         wait = self.debounce_ms + 1 - time.ticks_diff(time.ticks_ms(), self._last_edge)
         if wait > 0:
             await asyncio.sleep_ms(wait)
         self.levels = self.levels | bit if down else self.levels & ~bit
-        self._last_edge = time.ticks_ms()
+        self._last_edge = now = time.ticks_ms()
+        key = 0
+        while not bit & (1 << key):
+            key += 1
+        self.latch.push(key, down, now)
+        self.flag.set()
         frame = self._frame
         t0 = time.ticks_us()
         app.scan_buttons()
         # (the state frame to the link is written before the screen's frame)
-        return time.ticks_diff(self._frame_us, t0) if self._frame != frame else -1
+        us = time.ticks_diff(self._frame_us, t0) if self._frame != frame else -1
+        await app.saved()
+        return us

@@ -1,33 +1,91 @@
 # The real dashboard: a Pico (or Pico 2), an SSD1306 on I2C, five buttons to GND, a turn LED, a piezo.
 # Pin numbers come from firmware/pins.py (checked against hardware/pinout.md). The `ssd1306` driver is
 # micropython-lib's, installed on the board with `mpremote mip install ssd1306` (see tools/flash.py).
+import asyncio
+import os
+import time
+
 import machine
 import ssd1306  # type: ignore[import-not-found]  # installed on the board by mip, not in the repo
+from micropython import const
 
 from firmware import board as b
 from firmware import pins
+from firmware.buttons import Latch
 
 BUTTON_PINS = (pins.BTN_UP, pins.BTN_DOWN, pins.BTN_OK, pins.BTN_CARD, pins.BTN_BACK)  # order of b.BUTTONS
+_FALL = const(4)  # machine.Pin.IRQ_FALLING on the RP2040: pressed (pulled up, a press pulls to GND)
+_RISE = const(8)  # machine.Pin.IRQ_RISING: released
+
+
+class _Panel(ssd1306.SSD1306_I2C):
+    def show(self):
+        """Nothing: the app sends what changed (Board.send). The driver's set-up calls this once for a blank frame,
+        23 ms of I2C at power-on that the app's first frame covers anyway."""
 
 
 class Board:
     name = "pico"
     viewer = 0
-    poll_ms = 10  # scan every 10 ms: a press shows well within 30 ms
-    debounce_ms = 20  # tactile switches settle within a few ms; 20 also ignores a shaky finger
-    state_path = "/state.json"
+    narrow = 1  # a rectangle of the framebuffer goes to the panel in one I2C write (display.py)
+    poll_ms = 10  # while a button is held: long press and auto-repeat timing (idle, the pin interrupts wake the app)
+    debounce_ms = 20  # longer than a switch bounces, shorter than a tap: see firmware/buttons.py
+    # The save and its journal in a folder of their own: each save is a few commits to its folder's littlefs log,
+    # and every file lookup in a folder reads its log. At the root they slowed every import of the boot (the code's
+    # folders are found there): a mid-race power-on took 160 ms longer than a fresh one.
+    state_path = "/data/state.json"
 
     def __init__(self):
+        try:
+            os.mkdir("/data")
+            for name in ("/state.json", "/state.json.journal"):  # where an earlier firmware kept them
+                try:
+                    os.rename(name, "/data" + name)
+                except OSError:
+                    pass
+        except OSError:
+            pass  # already there
+        self.latch = Latch()
+        self.flag = asyncio.ThreadSafeFlag()  # set by the pin interrupts: the app's button task waits on it
         self._buttons = [machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP) for n in BUTTON_PINS]
+        for i, pin in enumerate(self._buttons):
+            self._watch(i, pin)
         self._led = machine.Pin(pins.LED, machine.Pin.OUT, value=0)
         self._piezo = machine.PWM(machine.Pin(pins.PIEZO), freq=2000, duty_u16=0)
         i2c = machine.I2C(pins.I2C_ID, sda=machine.Pin(pins.I2C_SDA), scl=machine.Pin(pins.I2C_SCL),
                           freq=pins.I2C_FREQ)
-        self.oled = ssd1306.SSD1306_I2C(pins.OLED_WIDTH, pins.OLED_HEIGHT, i2c, addr=pins.OLED_ADDR)
+        self.i2c = i2c
+        self.oled = _Panel(pins.OLED_WIDTH, pins.OLED_HEIGHT, i2c, addr=pins.OLED_ADDR)
         self.buf = self.oled.buffer
         self.fb = self.oled  # SSD1306_I2C is a FrameBuffer over self.buf
         mv = memoryview(self.buf)
         self.pages = [mv[p * b.WIDTH : (p + 1) * b.WIDTH] for p in range(b.PAGES)]
+        # One I2C write of commands (control byte 0x00: all that follow are commands): the column window (0x21)
+        # and the page window (0x22) of a rectangle; then one write of its data (control byte 0x40), page after
+        # page, which the panel's horizontal addressing puts in that window.
+        self._window = bytearray((0x00, 0x21, 0, 127, 0x22, 0, 7))
+        self._data = [[b"\x40"] + [None] * (k + 1) for k in range(b.PAGES)]  # by page count - 1: reused
+        self._views = {}  # (page, first cell, end cell) -> memoryview of that span: made once each, no garbage
+
+    def _watch(self, i, pin):
+        latch = self.latch
+        flag = self.flag
+
+        def edge(p):
+            # A hard interrupt: it runs at the edge, even in the middle of drawing or saving, and allocates
+            # nothing. Both edges at once: they were latched while interrupts were off (a flash erase), and the
+            # level now tells their order.
+            f = p.irq().flags()
+            now = time.ticks_ms()
+            if f & (_FALL | _RISE) == _FALL | _RISE:
+                up = p.value()
+                latch.push(i, up, now)
+                latch.push(i, not up, now)
+            else:
+                latch.push(i, f & _FALL, now)
+            flag.set()
+
+        pin.irq(edge, _FALL | _RISE, hard=True)
 
     def unique_id(self):
         return "".join("%02x" % x for x in machine.unique_id())
@@ -39,19 +97,28 @@ class Board:
                 levels |= 1 << i
         return levels
 
-    def send_pages(self, mask):
-        # Only the changed pages: set the column window to the full width and the page window to one page,
-        # then send that page's 128 bytes (about 3 ms each at 400 kHz instead of 23 ms for a whole frame).
-        o = self.oled
-        for p in range(b.PAGES):
-            if mask & (1 << p):
-                o.write_cmd(0x21)  # column address
-                o.write_cmd(0)
-                o.write_cmd(b.WIDTH - 1)
-                o.write_cmd(0x22)  # page address
-                o.write_cmd(p)
-                o.write_cmd(p)
-                o.write_data(self.pages[p])
+    def send(self, rects, n):
+        """Put `n` rectangles of the framebuffer on the panel: rects[k] = [first page, last page, first cell, end
+        cell] (a cell is 8 columns, a grid character). Two I2C writes each, the whole rectangle in one of them."""
+        i2c = self.i2c
+        addr = self.oled.addr
+        window = self._window
+        views = self._views
+        for k in range(n):
+            p0, p1, a, e = rects[k]
+            window[2] = a * 8
+            window[3] = e * 8 - 1
+            window[5] = p0
+            window[6] = p1
+            i2c.writeto(addr, window)
+            data = self._data[p1 - p0]
+            for p in range(p0, p1 + 1):
+                key = (p * 17 + a) * 17 + e
+                v = views.get(key)
+                if v is None:
+                    v = views[key] = self.pages[p][a * 8 : e * 8]
+                data[1 + p - p0] = v
+            i2c.writevto(addr, data)
 
     def contrast(self, level):
         self.oled.contrast(level)

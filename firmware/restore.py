@@ -9,12 +9,13 @@ import os
 
 from shared_rules.errors import RuleError
 
-from firmware.store import MAGIC
 
 _MAX_LINE = 512  # a longer journal line is not ours: skipped, never held whole in memory
-# journal.MAGIC, the first line's tag, spelled here: importing it would load the journal's code, which a dashboard
-# without a tablet never needs (tests/firmware/test_units.py checks that the two agree).
+# journal.MAGIC, the first line's tag, and store.MAGIC, spelled here: importing them would load the journal's code,
+# which a dashboard without a tablet never needs, and the store's before the first frame (tests/firmware/test_units.py
+# checks that they agree).
 _JOURNAL_MAGIC = "F1J1"
+MAGIC = b"F1DASH2"
 
 
 class StoreError(Exception):

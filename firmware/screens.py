@@ -131,6 +131,8 @@ def main_screen(fb, ui, linked):
                 fb.fill_rect(72 + i * w, row * 8 + 1, w - 1, 6, 1)
             else:
                 fb.rect(72 + i * w, row * 8 + 1, w - 1, 6, 1)
+    if c.status == f1car.FINISHED or c.status == f1car.OUT:  # no more turns: standalone, OK sets up the next race
+        return "" if linked else "OK:NEW RACE"
     if c.my_turn and not c.speed_set:
         return "OK:SET SPEED"
     if c.my_turn:

@@ -38,9 +38,12 @@ class SelfTest:
         self.board.tone(0)
 
     def scan_buttons(self):
-        self.buttons.update(self.board.buttons(), time.ticks_ms())
+        self.buttons.update(self.board.buttons(), time.ticks_ms(), self.board.latch)
         if self.touched:
             self.refresh()
+
+    async def saved(self):
+        return  # the self-test saves nothing
 
     def resend(self):
         self.display.invalidate()
@@ -88,6 +91,9 @@ class _Router:
 
     def scan_buttons(self):
         self.target.scan_buttons()
+
+    async def saved(self):
+        await self.target.saved()
 
     def resend(self):
         self.target.resend()

@@ -33,16 +33,28 @@ class _Checksummed(io.IOBase):
         return self.f.write(piece)
 
 
-def save(path, data):
-    """Atomically replace `path` with `data` (a JSON-able dict), encoded straight into the file."""
+def steps(path, data):
+    """save() as a generator, one step a next(): the state encoded and written; the file closed (littlefs programs
+    what it buffered, and may erase a block first); the rename (littlefs commits its directory, and may erase).
+    The caller handles the buttons between the steps (firmware/app.py): none of them changes what is written."""
     tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
+    f = open(tmp, "wb")
+    try:
         f.write(MAGIC + b"\n")
         out = _Checksummed(f)
         json.dump(data, out)
         f.write(b"\n%08x\n" % out.crc)
-        f.flush()
+        yield
+    finally:
+        f.close()
+    yield
     os.rename(tmp, path)
+
+
+def save(path, data):
+    """Atomically replace `path` with `data` (a JSON-able dict), encoded straight into the file."""
+    for _ in steps(path, data):
+        pass
 
 
 def encode(data):

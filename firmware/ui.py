@@ -129,8 +129,7 @@ class Ui:
             if key != _BACK:
                 return 0
             if self.back_from == _MAIN and mode == _MAIN:  # only a long BACK begun on the main screen
-                self.choices = range(1, f1car.MAX_LAPS + 1)
-                self._go(_SETUP, self.car.laps - 1)
+                self.open_setup()
             else:
                 self._go(_MAIN)
             return 1
@@ -188,6 +187,8 @@ class Ui:
                 self.open_speed(0)
             elif host.linked():
                 raise RuleError("ui", "TABLE PLAYS" if c.my_turn else "NOT YOUR TURN")
+            elif c.status == f1car.FINISHED or c.status == f1car.OUT:  # standalone, this car's race is over
+                self.open_setup()
             elif c.my_turn:
                 self._go(_MENU)
             else:  # standalone: start the turn
@@ -236,6 +237,11 @@ class Ui:
             f1car.apply_command(c, "turn", {"on": 0})  # a blocked car does nothing more this turn
             host.changed(1)
             self._go(_MAIN)
+
+    def open_setup(self):
+        """A new race: the number of laps, the last race's first."""
+        self.choices = range(1, f1car.MAX_LAPS + 1)
+        self._go(_SETUP, self.car.laps - 1)
 
     def open_speed(self, carb):
         self.carb = carb

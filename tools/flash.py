@@ -6,7 +6,7 @@ index: internet once (the board keeps it; a later flash may pass --no-mip). Offl
 INDEX=DIR) is a folder holding the driver (ssd1306.py or ssd1306.mpy) or a local mip index (package/, file/).
 
 With mpremote, in one session: install the driver; remove the old firmware's modules (never the saved state,
-/state.json; a module unchanged since the last flash stays and is not copied again); copy the modules the Pico
+/data/state.json; a module unchanged since the last flash stays and is not copied again); copy the modules the Pico
 runs (firmware/manifest.py's list, host-only modules left out) compiled to .mpy with mpy-cross; copy the tiny
 boot file firmware/main.py to /main.py, check it, and hard-reset the board so it starts. `--resume` joins a
 board without the soft reset mpremote normally does first (how the tests drive the `micropython` unix port on a
@@ -204,7 +204,7 @@ def main(argv=None):
               "or name its port: make flash PORT=/dev/ttyACM0." % (where, last), file=sys.stderr)
     else:
         print("flash: failed (mpremote rc %d): %s\nThe board may be half flashed: run make flash again (the saved "
-              "state, /state.json, is kept)." % (rc, last), file=sys.stderr)
+              "state, /data/state.json, is kept)." % (rc, last), file=sys.stderr)
     return rc
 
 

@@ -9,6 +9,7 @@ def test_ten_lap_six_player_race(tmp_path):
         assert car["status"] == "finished" and car["laps_left"] == 0, car
         assert rows[0].startswith("FINISHED"), rows
         assert rows[0].endswith("LAPS 0")
+        assert rows[7] == "OK:NEW RACE"  # what a finished car can do (it offered "OK:START TURN")
     # the race really exercised the dashboard: dice, cards, a pit stop each, laps
     assert stats["laps"] + stats["pits"] == 6 * 10
     assert stats["pits"] >= 4 and stats["dice"] > 10 and stats["cards"] > 5, stats

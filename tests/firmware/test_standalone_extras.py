@@ -190,3 +190,14 @@ def test_the_dial_offers_no_reduction_the_car_cannot_pay_for(dash, worn, lowest)
     assert "SPINS" not in d.screen()  # the lowest speed offered is one the car can pay for
     d.tap("OK")
     assert d.car()["speed"] == lowest and d.car()["status"] == "racing"
+
+
+def test_a_finished_car_is_offered_a_new_race(dash):
+    # The main screen of a car that has finished offered "OK:START TURN", a turn it can never have.
+    d = saved_car(dash(), status="finished", laps_left=0).start()
+    rows = d.rows()
+    assert rows[0].startswith("FINISHED") and rows[7] == "OK:NEW RACE", rows
+    d.tap("OK")
+    assert d.rows()[0].startswith("NEW RACE") and d.big(48, 16, 2) == " 3"  # the laps of the race it finished
+    d.tap("UP", "OK")
+    assert d.car()["status"] == "racing" and d.car()["laps_left"] == 4 and len(d.car()["hand"]) == 5

@@ -45,6 +45,7 @@ SHOWN = {
         "HAND %d CARDS",
         "MOVE %d SPACES",
         "BRAKE+%d TYRE+%d",
+        "OK:NEW RACE",
     ],
 }
 

@@ -264,7 +264,7 @@ class Pico:
         """(frames so far, emulated ns of the last one or None)."""
         d = _kv(self.cmd("frames"))
         last = d.get("last_frame_ns", "null")
-        return int(d["frames"]), (None if last == "null" else int(last))
+        return int(d["frames"]), (None if last == "null" else int(float(last)))  # picosim may print it with a fraction
 
     def settled(self, quiet_ms=300, min_frames=1, wall_limit_s=60):
         """Waits until min_frames frames were drawn and then none for quiet_ms (emulated); returns frames()."""

@@ -31,7 +31,7 @@ class Notes:
 
 def test_the_tablets_transport_talks_to_the_emulated_pico_through_a_named_port(pico):
     board = pico()
-    board.settled(quiet_ms=1000, min_frames=9)  # booted, and its first save written
+    board.settled(quiet_ms=1000)  # booted, and its first save written
     ports = PyserialPorts(list_ports_fn=lambda: [], named=[board.tty])  # no USB port at all: only the named one
     assert ports.scan() == {board.tty: "named port"}
     t = Transport(ports)

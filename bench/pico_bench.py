@@ -1,0 +1,185 @@
+"""The dashboard on the emulated Pico (../shared/picosim through tests/pico/picosim.py), flashed with tools/flash.py.
+Every figure is emulated time (picosim's clock; its CPU model has 1-cycle memory: a real Pico is somewhat slower).
+
+- pico.press_to_frame_ms_p50/_p99: an UP/DOWN press in the speed dial (90 of them, each changing the screen) to the
+  end of the last SSD1306 write it caused (the whole update), I2C at 400 kHz. Target p99 <= 20.
+- pico.presses_lost: taps 150 ms apart (held 40 ms), at least 600, over standalone turns that save three times each
+  (littlefs erasing a block every few saves): the turns whose speed or screen on the main screen was not what the
+  taps make (each at least one press lost; the burst stops there). Target 0. pico.taps: how many were tapped.
+- pico.idle_busy_pct: the share of the core's cycles not asleep, 5 s on the main screen. Target <= 10.
+- pico.boot_to_state_ms: power-on to the last write of the first frame, the board mid-race (after that burst) with a
+  journal of four tablet commands to replay. Target <= 400.
+- pico.save_ms_p99 / pico.save_step_ms_max: a full save's own work (its steps added up, presses handled between them
+  left out) and its longest step (the longest a press waits), over the saves of 20 turns (bench/pico_probe.py).
+- pico.heap_free_kb_min: the least heap free right after a collection (every 2 s) while the tablet's own Transport
+  drives 12 turns mid-race (commands, acks, events, state frames). Target >= 150.
+
+Where picosim cannot run (no ../shared/picosim, no node, not set up), nothing is measured and bench/notes.json says
+why (docs/benchmarks.md shows it).
+"""
+
+import os
+import queue
+import shutil
+import tempfile
+import time
+import types
+
+from bench.results import note, record
+from tests.pico import picosim, play
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+JOURNALED = [["b1", "turn", {"on": 1}], ["b2", "lap", {}], ["b3", "pen", {"spin": 0, "tyre": 1, "brake": 1, "dice": 0}],
+             ["b4", "turn", {"on": 0}]]
+
+
+def pct(values, q):
+    v = sorted(values)
+    return round(v[min(len(v) - 1, int(len(v) * q / 100))], 1)
+
+
+def start(image, work, name):
+    copy = os.path.join(work, name + ".bin")
+    shutil.copyfile(image, copy)
+    return picosim.Pico(flash=copy).start()
+
+
+def latency_and_idle(image, work):
+    with start(image, work, "latency") as board:
+        board.settled(quiet_ms=1000)
+        idle = play.busy_pct(board, 5)
+        ms = play.press_to_frame(board, 90)
+    return {"pico.idle_busy_pct": round(idle, 1), "pico.press_to_frame_ms_p50": pct(ms, 50),
+            "pico.press_to_frame_ms_p99": pct(ms, 99)}
+
+
+def burst_and_boot(image, work):
+    turns = 0
+    taps_a_turn = play.TURN_TAPS + sum(abs(d) for d in play.DELTAS) / len(play.DELTAS)
+    while turns * taps_a_turn < 600:
+        turns += len(play.DELTAS)
+    board = start(image, work, "burst")
+    try:
+        board.settled()
+        taps, wrong = play.burst(board, turns)
+        for w in wrong:
+            print("  a tap was lost in turn %d: speed %s expected, %r shown; %r / %r" % w)
+        play.put_state(board, None, JOURNALED)
+        board.saveflash(os.path.join(work, "midrace.bin"))
+    finally:
+        board.stop()
+    with start(os.path.join(work, "midrace.bin"), work, "boot") as board:
+        _, last = board.settled(quiet_ms=1000)
+        rows = board.rows()
+    if not rows[0].endswith("LAPS 2"):  # the journal's lap, replayed
+        raise AssertionError("the power-on did not replay the journal: %r" % rows)
+    return {"pico.presses_lost": len(wrong), "pico.taps": taps, "pico.boot_to_state_ms": round(last / 1e6, 1)}
+
+
+def probe_image(image, work):
+    """The flashed image with bench/pico_probe.py as its boot file."""
+    board = start(image, work, "probe")
+    try:
+        board.settled()
+        play.mpremote(board, "fs", "cp", os.path.join(ROOT, "firmware", "main.py"), ":dash_main.py", "+",
+                      "fs", "cp", os.path.join(HERE, "pico_probe.py"), ":main.py")
+        path = os.path.join(work, "probe_flashed.bin")
+        board.saveflash(path)
+    finally:
+        board.stop()
+    return path
+
+
+def uart_values(board, tag, key):
+    out = []
+    for ln in board.uart().split("\n"):
+        if ln.startswith(tag + " "):
+            out.append(int(dict(kv.split("=") for kv in ln.split()[1:])[key]))
+    return out
+
+
+def saves(probe, work):
+    with start(probe, work, "saves") as board:
+        board.settled()
+        _, wrong = play.burst(board, 20)
+        us = uart_values(board, "SAVE", "us")
+        step = uart_values(board, "SAVE", "step")
+    if wrong or not us:
+        raise AssertionError("the saves' burst went wrong: %r, %d saves" % (wrong, len(us)))
+    return {"pico.save_ms_p99": pct([u / 1000 for u in us], 99), "pico.save_step_ms_max": round(max(step) / 1000, 1)}
+
+
+def linked_heap(probe, work, turns=12):
+    from companion.transport import Transport
+    from companion.transport.pyserial_backend import PICO_PID, PICO_VID, PyserialPorts
+
+    with start(probe, work, "linked") as board:
+        board.settled()
+        port = types.SimpleNamespace(device=board.tty, vid=PICO_VID, pid=PICO_PID, description="picosim")
+        t = Transport(PyserialPorts(list_ports_fn=lambda: [port]))  # the pty named as a Pico's USB port
+        t.start()
+        try:
+            dev = _wait(t, lambda n: n[0] == "hello")[1]
+            for turn in range(turns):
+                command(t, dev, "turn", {"on": 1})  # the dial opens by itself: the player sets 20
+                board.settled()
+                board.tap("UP")
+                board.tap("OK")
+                _wait(t, lambda n: n[0] == "event")
+                if turn % 5 == 2:
+                    command(t, dev, "lap", {})
+                command(t, dev, "pen", {"spin": 0, "tyre": 0, "brake": 0, "dice": 34})  # a corner: its message
+                board.settled()
+                board.tap("OK")
+                command(t, dev, "turn", {"on": 0})
+            board.wait_emu(2500)
+        finally:
+            t.stop()
+        free = uart_values(board, "HEAP", "free")
+    return {"pico.heap_free_kb_min": round(min(free) / 1024, 1)}
+
+
+def command(t, dev, name, args):
+    cid = t.send(dev, name, args)
+    n = _wait(t, lambda n: n[0] in ("done", "refused") and n[2] == cid)
+    if n[0] != "done":
+        raise AssertionError("the dashboard refused %s %r: %r" % (name, args, n))
+
+
+def _wait(t, match, wall_s=60):
+    end = time.monotonic() + wall_s
+    while time.monotonic() < end:
+        try:
+            n = t.events.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        if match(n):
+            return n
+    raise AssertionError("no such note from the Transport in %d s" % wall_s)
+
+
+def main():
+    reason = picosim.missing()
+    if reason:
+        note("pico", "missing: " + reason)
+        print("  pico: missing: %s" % reason)
+        return
+    figures = {}
+    with tempfile.TemporaryDirectory() as work:
+        image = picosim.flashed_image(os.path.join(work, "image"))
+        for part in (latency_and_idle, burst_and_boot):
+            figures.update(part(image, work))
+            print("  %s done" % part.__name__, flush=True)
+        probe = probe_image(image, work)
+        for part in (saves, linked_heap):
+            figures.update(part(probe, work))
+            print("  %s done" % part.__name__, flush=True)
+    note("pico", "")
+    record(figures)
+    for k, v in sorted(figures.items()):
+        print("  %-42s %s" % (k, v))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+# bench/pico_bench.py's boot file on the emulated Pico (copied to /main.py, the firmware's own main.py beside it as
+# /dash_main.py): the dashboard as flashed, plus two measurements written to UART0, which picosim copies to its log:
+#   SAVE us=N step=N     each save: the time of its own steps added up (the presses handled between them left out),
+#                        and its longest step (the longest the buttons waited for it)
+#   HEAP free=N          every 2 s, from a task of the app's own loop: gc.mem_free() right after gc.collect()
+# Each byte goes straight into UART0's data register (machine.UART(0) never returns in picosim: see its README).
+import time
+
+import machine
+from micropython import const
+
+_UARTDR = const(0x40034000)
+
+
+def _out(b):
+    m = machine.mem32
+    for c in b:
+        m[_UARTDR] = c
+
+
+def _timed_steps(steps):
+    def timed(path, data):
+        work = longest = 0
+        g = steps(path, data)
+        while True:
+            t = time.ticks_us()
+            try:
+                next(g)
+                done = 0
+            except StopIteration:
+                done = 1
+            d = time.ticks_diff(time.ticks_us(), t)
+            work += d
+            longest = max(longest, d)
+            if done:
+                break
+            yield
+        _out(b"SAVE us=%d step=%d\n" % (work, longest))
+
+    return timed
+
+
+async def _heap():
+    import asyncio
+    import gc
+
+    while True:
+        await asyncio.sleep_ms(2000)
+        gc.collect()
+        _out(b"HEAP free=%d\n" % gc.mem_free())
+
+
+def _install():
+    import asyncio
+
+    from firmware import store
+
+    store.steps = _timed_steps(store.steps)
+    run = asyncio.run
+
+    def with_heap(coro):
+        async def both():
+            asyncio.create_task(_heap())
+            await coro
+
+        return run(both())
+
+    asyncio.run = with_heap
+
+
+_install()
+import dash_main  # noqa: E402,F401  (the firmware's boot file: runs the app, never returns)

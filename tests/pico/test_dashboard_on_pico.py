@@ -1,0 +1,42 @@
+"""The dashboard flashed onto the emulated Pico (tests/pico/picosim.py), played through its buttons: fast taps on a fixed
+beat while it saves (littlefs erasing a block every few saves), every one handled; and a power-on with a save and a
+journal of tablet commands, back where it was. About 60 s of wall time (and the session's flashed image)."""
+
+from shared_rules.f1.car import Car
+from tests.pico import play
+
+TURNS = 10  # 70 taps, 30 saves (about ten with a block erase)
+
+
+def test_fast_taps_while_it_saves_are_all_handled(pico):
+    # A player tapping ten times a second, each tap held 30 ms. The save after each OK held the core 30 ms, 140 ms
+    # when littlefs erased a block, and the buttons went unread meanwhile: a tap that came and went then was lost
+    # (the old firmware lost one within the first six turns; bench/pico_bench.py taps 600 times 150 ms apart). The
+    # speed reached each turn shows every UP and DOWN, and the turn's end the OKs and the menu's DOWNs.
+    board = pico()
+    board.settled()
+    taps, wrong = play.burst(board, TURNS, period_ms=100, hold_ms=30)
+    assert not wrong, "a tap was lost (turn, speed expected, speed shown, top row, footer): %r" % wrong
+    assert taps == TURNS * play.TURN_TAPS + sum(abs(play.DELTAS[n % len(play.DELTAS)]) for n in range(TURNS))
+
+
+def test_power_on_restores_the_save_and_replays_the_journal(pico, tmp_path):
+    board = pico()
+    board.settled()
+    car = Car(3)
+    car.speed = 80
+    car.tyre = 1
+    # The tablet's commands acknowledged since that save: a turn with a lap crossed and a corner's penalty. The
+    # first was in the save already (its id among the done ones): it must not be applied twice.
+    commands = [["t0", "lap", {}], ["t1", "turn", {"on": 1}], ["t2", "lap", {}],
+                ["t3", "pen", {"spin": 0, "tyre": 2, "brake": 1, "dice": 0}], ["t4", "turn", {"on": 0}]]
+    play.put_state(board, {"car": car.snapshot(), "done": [["t0", ""]], "ev": [], "gen": 7}, commands)
+    board = play.power_on(pico, board, str(tmp_path / "saved.bin"))
+    board.settled()
+    rows = board.rows()
+    assert rows[0].startswith("WAIT") and rows[0].endswith("LAPS 2"), rows
+    assert rows[5].startswith("TYRE 3/8") and rows[6].startswith("BRAK 1/5"), rows
+    assert play.big(board) == " 80", rows
+    # folded into a full save after the first frame (the journal names the save before it: never replayed again)
+    board.wait_emu(1000)
+    assert play.saved_state(board)["car"]["laps_left"] == 2

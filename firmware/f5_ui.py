@@ -18,6 +18,7 @@ from shared_rules.f5.cards import (
 )
 
 from firmware.buttons import LONG, PRESS, REPEAT
+from firmware.ui import next_page, refuse, refusal_tick
 
 MAIN = 20  # the table as this car sees it, and the hand's counts
 HAND = 21  # the hand grouped by colour, with the speed each colour would give; OK plays, last row: PIT STOP
@@ -28,7 +29,6 @@ MESSAGE = 24
 UP, DOWN, OK, CARD, BACK = 0, 1, 2, 3, 4
 NAMES = ("RED", "YELLOW", "GREEN", "BLUE", "WHITE")
 MESSAGE_MS = 4000
-ERROR_MS = 2500
 
 
 def _ints(x, lo, hi):
@@ -69,7 +69,9 @@ class F5Ui:
         self.win = 0
         self.title = ""
         self.text = ""
-        self.error = ""
+        self.page = 0  # MESSAGE: the page of a text longer than the screen
+        self.error = ""  # the last refusal, shown whole over the bottom rows (firmware.ui.refuse)
+        self.error_page = 0
         self.error_until = 0
         self.mode_until = 0
 
@@ -147,23 +149,21 @@ class F5Ui:
         self.cursor = cursor
 
     def fail(self, text, now):
-        self.error = text[:16]
-        self.error_until = time.ticks_add(now, ERROR_MS)
+        refuse(self, text, now)
         self.app.beep(440, 80)
 
     def message(self, title, text, now):
         self.title = title
         self.text = text
+        self.page = 0
         self.mode = MESSAGE
         self.mode_until = time.ticks_add(now, MESSAGE_MS)
 
     def tick(self, now):
-        changed = 0
-        if self.error and time.ticks_diff(now, self.error_until) >= 0:
-            self.error = ""
-            changed = 1
+        changed = refusal_tick(self, now)
         if self.mode == MESSAGE and time.ticks_diff(now, self.mode_until) >= 0:
-            self._go(MAIN)
+            if not next_page(self, now):
+                self._go(MAIN)
             changed = 1
         return changed
 
@@ -207,7 +207,8 @@ class F5Ui:
         self.error = ""
         m = self.mode
         if m == MESSAGE:
-            self._go(MAIN)
+            if key == BACK or not next_page(self, now):  # a key turns a long message's page, BACK closes it
+                self._go(MAIN)
         elif m == MAIN:
             if key == OK or key == CARD:
                 self.open_hand(now)

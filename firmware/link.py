@@ -12,6 +12,18 @@ _FIRMWARE = const("0.1.0")
 _MAX_BYTES_PER_POLL = const(512)  # one USB receive buffer; then let the game loop run
 
 
+def _device_id():
+    """machine.unique_id() as hex on a Pico; on the unix port (no unique_id) $F1_DASH_ID, which tests set."""
+    import machine
+
+    try:
+        return machine.unique_id().hex()  # type: ignore[attr-defined]
+    except AttributeError:
+        import os
+
+        return os.getenv("F1_DASH_ID") or "unix-dashboard"  # type: ignore[attr-defined]
+
+
 class DashboardLink(DashboardProtocol):
     """The tablet link of one dashboard: the protocol (shared_rules.link.dashboard) on stdin/stdout. A subclass,
     not a wrapper, so the protocol's methods cost no heap of their own here; those the app calls without a time
@@ -38,23 +50,15 @@ class DashboardLink(DashboardProtocol):
     link.proto                            the link itself (older callers reach the protocol methods there)
     """
 
-    eof = False  # a class default: the instance gets its own only when stdin closes (a smaller instance dict)
-
     def __init__(self, get_snapshot, apply_command, on_applied=None, done=(), dev=None,
                  stdin=None, stdout=None, on_journal=None):
         self.stdin = stdin or sys.stdin.buffer
         self.poller = select.poll()
         self.poller.register(stdin or sys.stdin, select.POLLIN)
         self.proto = self
-        if not dev:  # written here, not as a function of its own: it runs once
-            import machine
-
-            try:
-                dev = machine.unique_id().hex()  # type: ignore[attr-defined]
-            except AttributeError:  # the unix port: no unique_id; tests name it
-                import os
-
-                dev = os.getenv("F1_DASH_ID") or "unix-dashboard"  # type: ignore[attr-defined]
+        self.eof = False  # unix port: stdin closed (never on a Pico)
+        if not dev:
+            dev = _device_id()
         # Frames go straight to the stream's write: MicroPython's stdout (USB on a Pico, a file descriptor on
         # the unix port) buffers nothing, so there is nothing to flush and no method of our own to hold heap.
         write = (stdout or sys.stdout.buffer).write

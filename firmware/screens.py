@@ -7,48 +7,14 @@ from micropython import const
 from shared_rules.f1 import car as f1car
 from shared_rules.f1 import charts
 
-from firmware.ui import say
-
 _COLS = const(16)
 RIGHT = const(-1)  # line()'s column for text ending at the right edge
 _BIG = const(3)  # scale of the big digits: 24x24 pixels each
 _BIG_Y = const(10)
 _MENU = const(3)  # firmware.ui's modes that share a screen: MENU with HAND, WAIT with SPEED
 _WAIT = const(7)
-
-# The texts longer than 10 characters, one a line, numbered by the names below it (see firmware.ui.say).
-_TEXTS = const("""\
-OK:SET SPEED
-WAIT FOR TABLE
-OK:MOVE MENU
-OK:START TURN
-OK:WAIT BACK:NO
-OK:GO BACK:WAIT
-OK:SET BACK:NO
-OK:PLAY BACK
-OK:START BACK
-SAFETY SPEED
-SUPERB: FREE
-HAND %d CARDS
-MOVE %d SPACES
-BRAKE+%d TYRE+%d
-OK:NEW RACE
-""")
-_SET_SPEED_HINT = const(0)
-_WAIT_TABLE_HINT = const(1)
-_MOVE_MENU_HINT = const(2)
-_START_TURN_HINT = const(3)
-_WAIT_HINT = const(4)
-_GO_WAIT_HINT = const(5)
-_SET_HINT = const(6)
-_PLAY_HINT = const(7)
-_START_HINT = const(8)
-_SAFETY_SPEED = const(9)
-_SUPERB_FREE = const(10)
-_HAND_CARDS = const(11)
-_MOVE_SPACES = const(12)
-_WEAR = const(13)
-_NEW_RACE_HINT = const(14)
+_MESSAGE_ROWS = const(6)  # a message's text: rows 1-6 under its title (row 1 left blank when five rows do)
+_REFUSAL_ROWS = const(4)  # a refusal covers at most the bottom four rows at a time
 
 _glyph_buf = bytearray(8)
 _glyph = framebuf.FrameBuffer(_glyph_buf, 8, 8, framebuf.MONO_VLSB)
@@ -87,12 +53,46 @@ def line(fb, row, text, col=0, invert=0):
     fb.text(text, col * 8, row * 8, 0 if invert else 1)
 
 
+def wrap(text):
+    """The text word-wrapped to the screen's 16 columns, nothing cut: a word longer than a row is split."""
+    lines = []
+    cur = ""
+    for w in text.split():
+        if cur and len(cur) + 1 + len(w) > _COLS:
+            lines.append(cur)
+            cur = ""
+        while len(w) > _COLS:
+            lines.append(w[:_COLS])
+            w = w[_COLS:]
+        cur = cur + " " + w if cur else w
+    if cur:
+        lines.append(cur)
+    return lines
+
+
+def message_pages(text):
+    """How many pages a message's text takes on the message screen."""
+    return max(1, (len(wrap(text)) + _MESSAGE_ROWS - 1) // _MESSAGE_ROWS)
+
+
+def refusal_pages(text):
+    """How many pages a refusal takes over the bottom rows."""
+    return max(1, (len(wrap(text)) + _REFUSAL_ROWS - 1) // _REFUSAL_ROWS)
+
+
 def footer(fb, ui, hint):
-    """The bottom row: the last refusal, inverted, else what the keys do on this screen."""
-    if ui.error:
-        line(fb, 7, ui.error, 0, 1)
-    else:
+    """The bottom row: what the keys do on this screen; or the last refusal instead, inverted and word-wrapped
+    upwards over the rows it needs (up to four, the screen's own cleared under it), page `ui.error_page` of it."""
+    if not ui.error:
         line(fb, 7, hint)
+        return
+    first = ui.error_page * _REFUSAL_ROWS
+    page = wrap(ui.error)[first : first + _REFUSAL_ROWS]
+    row = 8 - len(page)
+    fb.fill_rect(0, row * 8, 128, (7 - row) * 8, 0)  # row 7 is the footer's own: the screens leave it empty
+    for t in page:
+        line(fb, row, t, 0, 1)
+        row += 1
 
 
 def render(fb, ui, linked):
@@ -132,12 +132,12 @@ def main_screen(fb, ui, linked):
             else:
                 fb.rect(72 + i * w, row * 8 + 1, w - 1, 6, 1)
     if c.status == f1car.FINISHED or c.status == f1car.OUT:  # no more turns: standalone, OK sets up the next race
-        return "" if linked else say(_NEW_RACE_HINT, _TEXTS)
+        return "" if linked else "OK:NEW RACE"
     if c.my_turn and not c.speed_set:
-        return say(_SET_SPEED_HINT, _TEXTS)
+        return "OK:SET SPEED"
     if c.my_turn:
-        return say(_WAIT_TABLE_HINT, _TEXTS) if linked else say(_MOVE_MENU_HINT, _TEXTS)
-    return "" if linked else say(_START_TURN_HINT, _TEXTS)
+        return "WAIT FOR TABLE" if linked else "OK:MOVE MENU"
+    return "" if linked else "OK:START TURN"
 
 
 def speed_screen(fb, ui, linked):
@@ -156,11 +156,13 @@ def speed_screen(fb, ui, linked):
     if spins:
         line(fb, 5, "SPINS OFF!", 0, 1)
     elif brake or tyre:
-        line(fb, 5, say(_WEAR, _TEXTS) % (brake, tyre))
+        line(fb, 5, "BRAKE+%d TYRE+%d" % (brake, tyre))
     else:
         line(fb, 5, "NO WEAR")
-    line(fb, 6, "NO MOVE" if wait else say(_MOVE_SPACES, _TEXTS) % charts.spaces(v))
-    return say(_WAIT_HINT, _TEXTS) if wait else say(_GO_WAIT_HINT, _TEXTS) if ui.can_wait() else say(_SET_HINT, _TEXTS)
+    line(fb, 6, "NO MOVE" if wait else "MOVE %d SPACES" % charts.spaces(v))
+    if wait:
+        return "OK:WAIT BACK:NO"
+    return "OK:GO BACK:WAIT" if ui.can_wait() else "OK:SET BACK:NO"
 
 
 def list_screen(fb, ui, title, items):
@@ -176,15 +178,15 @@ def choice_screen(fb, ui, linked):
     if ui.mode == _MENU:
         list_screen(fb, ui, "YOUR MOVE", ui.choices)
         return "OK:DO BACK"
-    list_screen(fb, ui, say(_HAND_CARDS, _TEXTS) % len(ui.choices), ui.names)
-    return say(_PLAY_HINT, _TEXTS)
+    list_screen(fb, ui, "HAND %d CARDS" % len(ui.choices), ui.names)
+    return "OK:PLAY BACK"
 
 
 def corner_screen(fb, ui, linked):
     c = ui.car
     safety = ui.choices[ui.cursor]
     line(fb, 0, "CORNER", 0, 1)
-    line(fb, 1, say(_SAFETY_SPEED, _TEXTS))
+    line(fb, 1, "SAFETY SPEED")
     big_text(fb, "%3d" % safety, 0, 18)
     over = c.speed - safety
     case = charts.corner_case(over, c.tyre, c.superb)
@@ -195,7 +197,7 @@ def corner_screen(fb, ui, linked):
     elif case == charts.AUTO_SPIN:
         text = "SPINS OFF!"
     else:
-        text = say(_SUPERB_FREE, _TEXTS)
+        text = "SUPERB: FREE"
     line(fb, 6, text)
     return "OK:GO BACK"
 
@@ -204,28 +206,26 @@ def setup_screen(fb, ui, linked):
     line(fb, 0, "NEW RACE", 0, 1)
     line(fb, 2, "LAPS")
     big_text(fb, "%2d" % ui.choices[ui.cursor], 48, 16)
-    return say(_START_HINT, _TEXTS)
+    return "OK:START BACK"
 
 
 def message_screen(fb, ui, linked):
-    """The title on an inverted top row, the text word-wrapped below it."""
+    """The title on an inverted top row, the text word-wrapped below it; a text longer than six rows is shown
+    six at a time, page `ui.page` of it (a key or the time-out turns the page)."""
     fb.fill_rect(0, 0, 128, 8, 1)
     line(fb, 0, ui.title, 0, 1)
-    lines = []
-    cur = ""
-    for w in ui.text.split():
-        if cur and len(cur) + 1 + len(w) > _COLS:
-            lines.append(cur)
-            cur = w
-        else:
-            cur = cur + " " + w if cur else w
-    if cur:
-        lines.append(cur)
-    row = 2 if len(lines) < 6 else 1  # the longest pit card text needs six rows: use the spacer row too
-    for t in lines[: 7 - row]:
+    lines = wrap(ui.text)
+    pages = (len(lines) + _MESSAGE_ROWS - 1) // _MESSAGE_ROWS
+    first = ui.page * _MESSAGE_ROWS
+    row = 2 if len(lines) < _MESSAGE_ROWS else 1  # the longest pit card text needs six rows: the spacer row too
+    for t in lines[first : first + _MESSAGE_ROWS]:
         line(fb, row, t)
         row += 1
-    return "OK"
+    if pages < 2:
+        return "OK"
+    if ui.page + 1 < pages:
+        return "OK:MORE %d/%d" % (ui.page + 1, pages)
+    return "OK %d/%d" % (pages, pages)
 
 
 # indexed by firmware.ui's mode: MAIN, SPEED, HAND, MENU, CORNER, SETUP, MESSAGE, WAIT

@@ -10,6 +10,7 @@ from shared_rules.errors import RuleError
 from shared_rules.f1 import car as f1car
 from shared_rules.f1 import cards, charts
 
+from firmware import screens
 from firmware.buttons import LONG, PRESS, REPEAT
 
 # The modes, one screen each. The numbers are what the viewer's state line reports as "mode", and index
@@ -30,56 +31,37 @@ _CARD = const(3)
 _BACK = const(4)
 
 _MESSAGE_MS = const(4000)
-_ERROR_MS = const(2500)
+_ERROR_MS = const(2500)  # a refusal's time on screen (each page of a long one)
 _HAND_HIDE_MS = const(15000)  # the hand hides itself if the dashboard is left lying on the table
 
 
-# The texts longer than 10 characters, one a line, numbered by the names below it (see say): a string constant of
-# its own would be a heap object of ~72 bytes (a shorter one is interned, and cheap); a line here costs its length.
-_TEXTS = const("""\
-TABLE PLAYS
-NOT YOUR TURN
-MISS A MOVE
-%d laps. Five tactic cards dealt.
-No more turns for this car.
-Pit card: this move is missed. %d more to miss.
-This move is missed. %d more to miss.
-Braking too hard: the car spins off. Speed 0.
-Move %d spaces forward.
-Take one corner at any speed.
-%d laps to go.
-Chequered flag!
-Card dealt: %s. %s
-Spun off! Speed 0.
-Tyre +%d, brake +%d.
-Safe speed.
-No penalty.
-""")
-_TABLE_PLAYS = const(0)
-_NOT_YOUR_TURN = const(1)
-_MISS_A_MOVE = const(2)
-_NEW_RACE = const(3)
-_NO_MORE_TURNS = const(4)
-_PIT_MISS = const(5)
-_MISS = const(6)
-_BRAKING_SPIN = const(7)
-_MOVE = const(8)
-_ANY_SPEED = const(9)
-_LAPS_TO_GO = const(10)
-_CHEQUERED = const(11)
-_DEALT = const(12)
-_SPUN = const(13)
-_WEAR = const(14)
-_SAFE = const(15)
-_NO_PENALTY = const(16)
+# A refusal and a long message, shown a page at a time; Formula 5's screens (firmware/f5_ui.py) use these too.
+def refuse(ui, text, now):
+    """Show why a key was refused, whole: word-wrapped over the bottom rows, paged if it needs more than four."""
+    ui.error = text
+    ui.error_page = 0
+    ui.error_until = time.ticks_add(now, _ERROR_MS)
 
 
-def say(n, table=_TEXTS):
-    """Line n of a table of texts: _TEXTS here, firmware/screens.py's own there."""
-    start = 0
-    for _ in range(n):
-        start = table.index("\n", start) + 1
-    return table[start : table.index("\n", start)]
+def refusal_tick(ui, now):
+    """The refusal's next page when its time is up, or the refusal gone after its last; 1 if the screen changed."""
+    if not ui.error or time.ticks_diff(now, ui.error_until) < 0:
+        return 0
+    ui.error_page += 1
+    if ui.error_page < screens.refusal_pages(ui.error):
+        ui.error_until = time.ticks_add(now, _ERROR_MS)
+    else:
+        ui.error = ""
+    return 1
+
+
+def next_page(ui, now):
+    """A message longer than the screen: turn to its next page (1), or 0 if this is its last."""
+    if ui.page + 1 >= screens.message_pages(ui.text):
+        return 0
+    ui.page += 1
+    ui.mode_until = time.ticks_add(now, _MESSAGE_MS)
+    return 1
 
 
 class Ui:
@@ -95,7 +77,9 @@ class Ui:
         self.back_from = _MAIN
         self.title = ""
         self.text = ""
-        self.error = ""
+        self.page = 0  # MESSAGE: the page of a text longer than the screen
+        self.error = ""  # the last refusal, shown over the bottom rows (see refuse)
+        self.error_page = 0
         self.error_until = 0
         self.mode_until = 0  # MESSAGE / HAND time out
         self.alarm = 0  # the MESSAGE shown is an alarm: it stays until a key
@@ -115,19 +99,18 @@ class Ui:
         self.alarm = alarm
         self.title = title
         self.text = text
+        self.page = 0
         self.back_to = then
         self.mode = _MESSAGE
         self.mode_until = time.ticks_add(now, _MESSAGE_MS)
 
     def tick(self, now):
         """Time-outs; returns 1 if the screen changed."""
-        changed = 0
-        if self.error and time.ticks_diff(now, self.error_until) >= 0:
-            self.error = ""
-            changed = 1
+        changed = refusal_tick(self, now)
         timed = (self.mode == _MESSAGE and not self.alarm) or self.mode == _HAND
         if timed and time.ticks_diff(now, self.mode_until) >= 0:
-            self._go(self.back_to)
+            if not (self.mode == _MESSAGE and next_page(self, now)):
+                self._go(self.back_to)
             changed = 1
         return changed
 
@@ -156,7 +139,8 @@ class Ui:
             self.back_from = mode
         self.error = ""
         if mode == _MESSAGE:
-            if event == PRESS:
+            # a key turns a long message's page; BACK, or a key on its last page, closes it
+            if event == PRESS and (key == _BACK or not next_page(self, now)):
                 self.alarm = 0
                 self._go(self.back_to)
             return 1
@@ -189,8 +173,7 @@ class Ui:
             elif key == _BACK or (mode == _HAND and key == _CARD):
                 self._go(_MENU if mode == _CORNER else self.back_to if mode == _HAND else _MAIN)
         except RuleError as e:  # refused: nothing changed, say why
-            self.error = str(e)[:16]
-            self.error_until = time.ticks_add(now, _ERROR_MS)
+            refuse(self, str(e), now)
             self.host.beep(440, 80)
         return 1
 
@@ -203,7 +186,7 @@ class Ui:
             if c.my_turn and not c.speed_set:
                 self.open_speed(0)
             elif host.linked():
-                raise RuleError("ui", say(_TABLE_PLAYS if c.my_turn else _NOT_YOUR_TURN))
+                raise RuleError("ui", "TABLE PLAYS" if c.my_turn else "NOT YOUR TURN")
             elif c.status == f1car.FINISHED or c.status == f1car.OUT:  # standalone, this car's race is over
                 self.open_setup()
             elif c.my_turn:
@@ -214,9 +197,9 @@ class Ui:
                 if plays:
                     self.open_speed(0)
                 elif c.status == f1car.FINISHED or c.status == f1car.OUT:
-                    self.message("RACE OVER", say(_NO_MORE_TURNS), now)
+                    self.message("RACE OVER", "No more turns for this car.", now)
                 else:
-                    self.message(say(_MISS_A_MOVE), say(_PIT_MISS) % c.miss, now)
+                    self.message("MISS A MOVE", "Pit card: this move is missed. %d more to miss." % c.miss, now)
         elif mode == _SPEED:
             v = self.choices[self.cursor]
             card = cards.CARBURETTOR if self.carb else None
@@ -225,7 +208,7 @@ class Ui:
             host.post("speed", {"v": v, "card": card} if card else {"v": v})
             host.changed(0)
             if spins:
-                self.message("SPUN OFF", say(_BRAKING_SPIN), now, then)
+                self.message("SPUN OFF", "Braking too hard: the car spins off. Speed 0.", now, then)
             else:
                 self._go(then)
         elif mode == _HAND:
@@ -237,10 +220,10 @@ class Ui:
             spaces = c.play_card(code)
             host.post("card", {"card": code})  # the event carries the state (see the speed above)
             host.changed(0)
-            text = say(_MOVE) % spaces if spaces else say(_ANY_SPEED)
-            self.message(cards.card_text(code).upper()[:16], text, now, then)
+            text = "Move %d spaces forward." % spaces if spaces else "Take one corner at any speed."
+            self.message(cards.card_text(code).upper(), text, now, then)
         elif mode == _MENU:
-            self._menu(self.cursor, now)
+            self._menu(self.choices[self.cursor], now)
         elif mode == _CORNER:
             case, dice, pen = host.solo().corner(c, self.choices[self.cursor])
             host.changed(0)
@@ -248,7 +231,7 @@ class Ui:
         elif mode == _SETUP:
             host.solo().new_race(c, self.choices[self.cursor])
             host.changed(1)
-            self.message("NEW RACE", say(_NEW_RACE) % c.laps, now)
+            self.message("NEW RACE", "%d laps. Five tactic cards dealt." % c.laps, now)
         elif mode == _WAIT:
             c.hold(self.choices[self.cursor])
             f1car.apply_command(c, "turn", {"on": 0})  # a blocked car does nothing more this turn
@@ -272,19 +255,19 @@ class Ui:
     def _menu(self, item, now):
         """The move menu: CORNER, LAP CROSSED, PIT STOP, END TURN."""
         c = self.car
-        if item == 0:
+        if item == "CORNER":
             if not c.speed_set or c.status != f1car.RACING:
                 raise RuleError("ui", "NOT MOVING")
             self.choices = range(0, charts.MAX_SPEED + 1, charts.STEP)
             self._go(_CORNER, max(0, c.speed // charts.STEP - 1))  # the dial opens one band below the speed
-        elif item == 1:
+        elif item == "LAP CROSSED":
             left = f1car.apply_command(c, "lap", {})
             self.host.changed(0)
             if left:
-                self.message("LAP", say(_LAPS_TO_GO) % left, now, _MENU)
+                self.message("LAP", "%d laps to go." % left, now, _MENU)
             else:
-                self.message("FINISHED", say(_CHEQUERED), now, _MENU)
-        elif item == 2:
+                self.message("FINISHED", "Chequered flag!", now, _MENU)
+        elif item == "PIT STOP":
             n = len(c.hand)
             code = self.host.solo().pit(c)
             self.host.changed(0)
@@ -293,9 +276,9 @@ class Ui:
             text = said[0]
             if len(said) > 1:  # New Instructions: name the card dealt (the hand stays hidden)
                 title = text[: text.find(".")].upper()
-                text = say(_DEALT) % (said[1], text[text.rfind(". ") + 2 :])
+                text = "Card dealt: %s. %s" % (said[1], text[text.rfind(". ") + 2 :])
             self.message(title, text, now, _MENU)
-        else:
+        else:  # END TURN
             f1car.apply_command(c, "turn", {"on": 0})
             self.host.changed(1)
             self._go(_MAIN)
@@ -303,13 +286,13 @@ class Ui:
     def show_penalty(self, case, dice, pen, now, then):
         title = "DICE %d+%d" % (dice[0], dice[1]) if dice else "CORNER"
         if pen[0]:
-            text = say(_SPUN)
+            text = "Spun off! Speed 0."
         elif pen[1] or pen[2]:
-            text = say(_WEAR) % (pen[1], pen[2])
+            text = "Tyre +%d, brake +%d." % (pen[1], pen[2])
         elif case == charts.SAFE:
-            text = say(_SAFE)
+            text = "Safe speed."
         else:
-            text = say(_NO_PENALTY)
+            text = "No penalty."
         self.message(title, text, now, then)
 
     # ---- the tablet --------------------------------------------------------------------------------
@@ -330,7 +313,7 @@ class Ui:
         elif name == "turn" and get("on") and self.car.my_turn and self.mode == _MAIN:
             self.open_speed(0)
         elif name == "turn" and get("on") and not self.car.my_turn:
-            self.message(say(_MISS_A_MOVE), say(_MISS) % self.car.miss, now)
+            self.message("MISS A MOVE", "This move is missed. %d more to miss." % self.car.miss, now)
         elif name == "sync" or (name == "turn" and not get("on")):
             if self.mode != _MESSAGE:
                 self._go(_MAIN)

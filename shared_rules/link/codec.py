@@ -1,8 +1,8 @@
 # Frames: one ASCII line each: `~`, canonical JSON object, `|`, crc32 of the JSON as 8 lowercase hex, "\n".
 # At most MAX_FRAME bytes including the newline. Strings carry only printable ASCII without `"`, `\` and `~`,
 # so `~` marks a frame start wherever it appears and no control byte (least of all 0x03, Ctrl-C) is ever sent.
-# This module is what a dashboard imports (every function here is heap on a Pico); what only the tablet needs
-# (encode, frames as a list, the bulk LineReader.feed, crc_hex) lives in tablet.py.
+# This module is what a dashboard imports; what only the tablet needs (encode, frames as a list, the bulk
+# LineReader.feed, crc_hex) lives in tablet.py.
 import binascii
 import json
 
@@ -21,7 +21,7 @@ _SEP = const(0x7C)  # "|"
 _NL = const(0x0A)
 _CR = const(0x0D)
 _MAX_DEPTH = const(3)  # frame > args > list or snapshot > list: deeper is never valid
-# The JSON punctuation _enc appends as single bytes (a bytes constant would be a heap object each).
+# The JSON punctuation _enc appends, one byte each.
 _QUOTE = const(0x22)  # '"'
 _COMMA = const(0x2C)
 _COLON = const(0x3A)
@@ -30,13 +30,10 @@ _CLOSE_LIST = const(0x5D)  # "]"
 _OPEN_OBJECT = const(0x7B)  # "{"
 _CLOSE_OBJECT = const(0x7D)  # "}"
 
-# A line that is not a valid frame (bad checksum, bad JSON, bad types): the line is dropped. ValueError itself,
-# not a subclass: a class costs ~200 bytes of a Pico's heap, and decode raises nothing else to tell apart. Nor
-# does it say which check failed: nobody reads it (a dropped frame is never answered), and each text is heap.
-FrameError = ValueError
-# Why a message cannot be sent, whatever the reason (a float, a quote, too deep, over 2 KB...): one short text
-# pointing to the rules, as each text is heap on a Pico.
-_CANNOT_TRAVEL = "cannot travel in a frame (docs/protocol.md section 2)"
+
+class FrameError(ValueError):
+    """A line that is not a valid frame (bad checksum, bad JSON, bad types), or a fragment that cannot be used:
+    it is dropped, unanswered (the sender retries). The text says which check failed, for whoever debugs a link."""
 
 
 def _plain(b):
@@ -58,7 +55,7 @@ def clean_text(s, limit=60):
 def _enc(v, depth, out):
     # Appends the JSON of v to the bytearray out, in place: one growing buffer, no string per value.
     # type() is, not isinstance: bools (an int subclass) must not pass, and it is the fastest test on MicroPython.
-    t = type(v) if depth <= _MAX_DEPTH else None  # too deep: refused like any value that cannot travel
+    t = type(v) if depth <= _MAX_DEPTH else None  # too deep: refused like any value that cannot travel (below)
     if t is int:
         if 0 <= v <= 9:
             out.append(0x30 + v)  # most snapshot fields: no digit string at all
@@ -80,7 +77,7 @@ def _enc(v, depth, out):
     elif t is dict:
         for k in v:
             if type(k) is not str:
-                raise ValueError(_CANNOT_TRAVEL)
+                raise ValueError("a key that is not a string cannot travel in a frame (docs/protocol.md)")
         out.append(_OPEN_OBJECT)
         for k in sorted(v):  # sorted: dicts keep no order on MicroPython, and both runtimes must agree
             _enc(k, depth, out)
@@ -91,8 +88,13 @@ def _enc(v, depth, out):
             out[-1] = _CLOSE_OBJECT  # the last value's comma becomes the brace
         else:
             out.append(_CLOSE_OBJECT)
+    elif depth > _MAX_DEPTH:
+        raise ValueError("nested too deep to travel in a frame (docs/protocol.md)")
+    elif t is str:
+        raise ValueError('a string with a " cannot travel in a frame (docs/protocol.md)')
     else:
-        raise ValueError(_CANNOT_TRAVEL)
+        raise ValueError("a %s cannot travel in a frame: only int, str, list, dict (docs/protocol.md)"
+                         % type(v).__name__)
 
 
 def _valid(v, depth):
@@ -118,13 +120,15 @@ def _parse(body):
     """The message a frame body (JSON bytes) holds; FrameError if it is not one. A frame's body and a message
     put back together from fragments both pass here."""
     if not _plain(body):
-        raise FrameError("not a frame")
+        raise FrameError("a control byte, a backslash, a ~ or a non-ASCII byte in the body")
     try:
         msg = json.loads(body)
     except Exception:  # MicroPython raises ValueError or others for bad JSON: all mean "not a frame"
-        raise FrameError("not a frame")
-    if not isinstance(msg, dict) or not isinstance(msg.get("t"), str) or not _valid(msg, 0):
-        raise FrameError("not a frame")
+        raise FrameError("the body is not JSON")
+    if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
+        raise FrameError("the body is not an object with a type \"t\"")
+    if not _valid(msg, 0):
+        raise FrameError("a value that cannot travel (a float, true, false, null) or nested too deep")
     return msg
 
 
@@ -134,10 +138,10 @@ def decode(line):
     if n and line[n - 1] == _CR:
         n -= 1
     if n < 12 or line[0] != _START or n >= MAX_FRAME or line[n - 9] != _SEP:
-        raise FrameError("not a frame")
+        raise FrameError("not ~body|crc, or too long")
     body = line[1 : n - 9]
     if b"%08x" % binascii.crc32(body) != line[n - 8 : n]:  # crc32 is unsigned on both runtimes
-        raise FrameError("not a frame")
+        raise FrameError("bad checksum")
     return _parse(body)
 
 
@@ -161,14 +165,14 @@ def frames(msg, frag_id, write):
     body = bytearray()  # its canonical JSON (sorted keys, no spaces), the one spelling both runtimes agree on
     _enc(msg, 0, body)
     if not _plain(body):
-        raise ValueError(_CANNOT_TRAVEL)
+        raise ValueError("a string with a character that cannot travel in a frame (docs/protocol.md)")
     n = len(body)
     if n + 11 <= MAX_FRAME:
         # bytes(): "%s" spells a bytearray's repr on MicroPython. crc32 is unsigned on both runtimes.
         write(b"~%s|%08x\n" % (bytes(body), binascii.crc32(body)))
         return
     if n > _MAX_MESSAGE:
-        raise ValueError(_CANNOT_TRAVEL)
+        raise ValueError("a message over 2 KB cannot travel (docs/protocol.md)")
     k = (n + _FRAG_BYTES - 1) // _FRAG_BYTES
     body = memoryview(body)  # slices of it copy nothing
     for i in range(k):
@@ -182,7 +186,7 @@ def frames(msg, frag_id, write):
 
 class Receiver:
     """The receiving end of a line: feed_byte splits the byte stream into candidate frame lines inside one fixed
-    buffer; add puts fragmented messages back together. One class for both: a class costs ~250 bytes on a Pico.
+    buffer; add puts fragmented messages back together.
 
     A line longer than MAX_FRAME is discarded up to its newline without growing anything; a `~` restarts
     the line, so noise glued in front of a frame (a `>>> ` prompt, garbage) does not spoil the frame. What is
@@ -229,20 +233,23 @@ class Receiver:
         k = key[1]
         d = msg.get("d")
         if type(i) is not int or type(k) is not int or not 1 < k <= _MAX_FRAGS or type(d) is not str:
-            raise FrameError("not a frame")
+            raise FrameError("a fragment without i, k (2 to 15) and d")
         if i == 0:
             parts = self.parts = []  # a message starts: one half-built before it lost its end
         elif not parts or key != self.key or i < len(parts):
-            raise FrameError("not a frame")  # a repeat, or a fragment of another message: only it is dropped
+            raise FrameError("a repeated fragment, or one of another message")  # only it is dropped
         elif i != len(parts):
             self.parts = []  # a gap: a fragment of this message is missing, the message is lost
-            raise FrameError("not a frame")
-        parts.append(binascii.a2b_base64(d))  # not base64: ValueError, a FrameError too
+            raise FrameError("a fragment missing before this one")
+        try:
+            parts.append(binascii.a2b_base64(d))
+        except ValueError:  # binascii.Error on CPython, ValueError on MicroPython
+            raise FrameError("a fragment that is not base64")
         self.key = key
         if len(parts) < k:
             return None
         self.parts = []
         whole = _parse(b"".join(parts))
         if whole["t"] == "frag":
-            raise FrameError("not a frame")
+            raise FrameError("a fragment inside a fragmented message")
         return whole

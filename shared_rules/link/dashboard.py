@@ -1,6 +1,7 @@
 # The dashboard's half of the protocol, free of I/O: bytes in, frames out. The time is passed in by the caller;
 # on MicroPython a call may leave it out (None) to mean the board's ticks_ms: the app has no clock to pass.
-# Every function and module-level name here is heap on a Pico: helpers used once are written in place.
+import os
+
 from shared_rules.link import codec
 
 try:
@@ -20,9 +21,11 @@ _MAX_ID = const(40)  # a command id longer than this is refused: every id is kep
 try:
     from time import ticks_diff as _ticks_diff  # type: ignore  # MicroPython: ticks_ms wraps, this does not
     from time import ticks_ms as _ticks_ms  # type: ignore
-except ImportError:  # CPython: plain milliseconds, a - b (no function of our own: it would be heap on a Pico),
-    _ticks_diff = int.__sub__  # always passed in: no clock here, the tests run on their own time
+except ImportError:  # CPython: plain milliseconds, always passed in (no clock here: tests run on their own time)
     _ticks_ms = None
+
+    def _ticks_diff(a, b):
+        return a - b
 
 
 class DashboardProtocol:
@@ -36,8 +39,6 @@ class DashboardProtocol:
     write(frame) sends one whole frame (bytes ending in a newline); a fragmented message is several calls in a row.
     """
 
-    on_applied = None  # a class default: the instance holds its own only if given one (a smaller instance dict)
-
     def __init__(self, dev, firmware, get_snapshot, apply_command, write, on_applied=None, done=(),
                  now_ms=None, on_journal=None):
         self.dev = dev  # the dashboard id
@@ -45,12 +46,11 @@ class DashboardProtocol:
         self.get_snapshot = get_snapshot
         self.apply_command = apply_command
         self.write = write
-        if on_applied is not None:
-            self.on_applied = on_applied
+        self.on_applied = on_applied
         self.on_journal = on_journal
         # [id, outcome] of the last _DONE_KEPT commands handled, oldest first; outcome "" applied, else the
         # error code it was refused with (copies: the caller's saved lists are its own).
-        self.done = list(map(list, done))[-_DONE_KEPT:]
+        self.done = [list(d) for d in done][-_DONE_KEPT:]
         self.reader = codec.Receiver()  # lines out of the byte stream, and fragments put back together
         # Messages sent: each one's "n", the number of its fragments, and the counter in event ids (post_event
         # sends its event at once, so no two events get the same count).
@@ -61,9 +61,8 @@ class DashboardProtocol:
         self.outbox = []  # [event_id, name, args, last_sent_ms or None]
         self.carried = -1  # the revision the last event carried: the state_changed() after it sends nothing
         self.owed = 0  # a state went out while events waited: say so (a heartbeat) once they are all acked
-        # Event ids must not repeat after a restart; a random 24-bit boot number makes that practically certain.
-        import os  # urandom: the Pico's ring oscillator, the system's random source elsewhere
-
+        # Event ids must not repeat after a restart; a random 24-bit boot number makes that practically certain
+        # (os.urandom: the Pico's ring oscillator, the system's random source elsewhere).
         self.event_prefix = "%s.%x." % (dev[-6:], int.from_bytes(os.urandom(3), "big"))
         self.hello(now_ms)
 
@@ -116,10 +115,7 @@ class DashboardProtocol:
 
     def pending_events(self):
         """Unacknowledged events [[id, name, args], ...], to save if they must survive a restart."""
-        out = []  # a loop, not a comprehension: that would be one more function's code on the Pico's heap
-        for e in self.outbox:
-            out.append(e[:3])
-        return out
+        return [e[:3] for e in self.outbox]
 
     def restore_events(self, events):
         for e in events:
@@ -127,7 +123,7 @@ class DashboardProtocol:
 
     def done_ids(self):
         """The handled command ids to save atomically with the state (give them back as `done` at boot)."""
-        return list(map(list, self.done))  # copies (map, not a comprehension: no extra code object)
+        return [list(d) for d in self.done]  # copies: the caller saves them
 
     def tablet_present(self, now_ms=None):
         """True if the tablet spoke in the last 3 s."""
@@ -159,7 +155,7 @@ class DashboardProtocol:
                 self.hello(now_ms)
             elif t == "ack":
                 eid = msg.get("id")
-                for e in self.outbox:  # a loop, not a comprehension: no extra code object on the Pico
+                for e in self.outbox:
                     if e[0] == eid:  # ids are unique: one to remove at most
                         self.outbox.remove(e)
                         if not self.outbox and self.owed:  # every event taken: the state last sent is whole

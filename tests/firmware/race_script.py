@@ -6,6 +6,7 @@ Used by tests/firmware/test_race.py and by bench/firmware_bench.py."""
 import random
 import threading
 
+from shared_rules.f1.charts import max_reduction
 from tests.firmware.dash import VirtualDashboard
 
 MENU = ["CORNER", "LAP CROSSED", "PIT STOP", "END TURN"]
@@ -57,7 +58,9 @@ def play_turn(d, rnd, turn_no, stats):
     assert d.rows()[0].startswith("SET SPEED"), d.screen()
     v = c["speed"]
     top = c["fixed"] or min(160, v + 60, c["cap"] or 160)
-    low = c["fixed"] or max(20, v - 40)
+    # a reduction the gauges cannot pay for is not offered (docs/rules.md, decision 2): down 40 at most, and less
+    # with nearly worn tyres or brakes
+    low = c["fixed"] or max(20, v - min(40, max_reduction(c["tyre"], c["brake"], c["rules"])))
     target = rnd.randrange(low, top + 1, 20) if top >= low else top
     dial(d, target)
     preview = d.rows()[5]

@@ -178,7 +178,7 @@ def test_good_carburettor_from_the_hidden_hand(tmp_path):
         ev = t.wait_note(lambda n: n[0] == "event" and n[3] == "speed")
         assert ev[4] == {"v": 120, "card": "GC"}
         d.tap("CARD", "OK")  # a second card this turn is refused: "Only one Tactic Card may be used on a turn"
-        assert d.rows()[7] == "one tactic card"  # the message, cut to the screen width
+        assert d.rows()[6:] == ["one tactic card", "per turn"]  # the refusal whole, word-wrapped over two rows
         assert d.car()["hand"] == ["SS", "SD"]
     finally:
         t.stop()
@@ -223,8 +223,14 @@ def test_a_damaged_save_warning_stays_until_a_key(tmp_path):
         d.wait(lambda: d.car()["hand"] == ["QR"])
         time.sleep(4.5)  # ...but the screen keeps the warning, past a message's time-out too
         assert d.rows()[0] == "SAVE DAMAGED", d.screen()
-        d.tap("OK")
-        assert d.rows()[0] != "SAVE DAMAGED"
+        said = []
+        for _ in range(8):  # OK turns the warning's pages (never cut), and closes it on its last
+            said += d.rows()[1:7]
+            d.tap("OK")
+            if d.rows()[0] != "SAVE DAMAGED":
+                break
+        assert d.rows()[0] != "SAVE DAMAGED", (said, d.screen())
+        assert " ".join(" ".join(said).split()).endswith("Defaults used; old file kept as .bad")  # read whole
     finally:
         t.stop()
         d.kill()

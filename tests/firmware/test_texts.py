@@ -1,76 +1,94 @@
-"""The dashboard's longer texts sit in one table string per module (firmware/ui.py, firmware/screens.py: a string
-constant of its own would be a ~72-byte heap object, a line of the table costs its length), looked up by a numbered
-name. Each name must still give the text the player saw before, and no line may be left without a name."""
+"""Every text the dashboard shows is written where it is shown: a reader greps the words on the OLED and lands on
+the line that shows them. No numbered table of texts (a `_TEXTS` string read by line index) is left in the firmware
+or in the link code it loads: each of these texts must still read as the player saw it, in its own file."""
 
 import ast
+import glob
 import os
+
+import pytest
 
 from tests import mpy
 
-UI = {
-    "_TABLE_PLAYS": "TABLE PLAYS",
-    "_NOT_YOUR_TURN": "NOT YOUR TURN",
-    "_MISS_A_MOVE": "MISS A MOVE",
-    "_NEW_RACE": "%d laps. Five tactic cards dealt.",
-    "_NO_MORE_TURNS": "No more turns for this car.",
-    "_PIT_MISS": "Pit card: this move is missed. %d more to miss.",
-    "_MISS": "This move is missed. %d more to miss.",
-    "_BRAKING_SPIN": "Braking too hard: the car spins off. Speed 0.",
-    "_MOVE": "Move %d spaces forward.",
-    "_ANY_SPEED": "Take one corner at any speed.",
-    "_LAPS_TO_GO": "%d laps to go.",
-    "_CHEQUERED": "Chequered flag!",
-    "_DEALT": "Card dealt: %s. %s",
-    "_SPUN": "Spun off! Speed 0.",
-    "_WEAR": "Tyre +%d, brake +%d.",
-    "_SAFE": "Safe speed.",
-    "_NO_PENALTY": "No penalty.",
+SHOWN = {
+    "ui.py": [
+        "TABLE PLAYS",
+        "NOT YOUR TURN",
+        "MISS A MOVE",
+        "%d laps. Five tactic cards dealt.",
+        "No more turns for this car.",
+        "Pit card: this move is missed. %d more to miss.",
+        "This move is missed. %d more to miss.",
+        "Braking too hard: the car spins off. Speed 0.",
+        "Move %d spaces forward.",
+        "Take one corner at any speed.",
+        "%d laps to go.",
+        "Chequered flag!",
+        "Card dealt: %s. %s",
+        "Spun off! Speed 0.",
+        "Tyre +%d, brake +%d.",
+        "Safe speed.",
+        "No penalty.",
+    ],
+    "screens.py": [
+        "OK:SET SPEED",
+        "WAIT FOR TABLE",
+        "OK:MOVE MENU",
+        "OK:START TURN",
+        "OK:WAIT BACK:NO",
+        "OK:GO BACK:WAIT",
+        "OK:SET BACK:NO",
+        "OK:PLAY BACK",
+        "OK:START BACK",
+        "SAFETY SPEED",
+        "SUPERB: FREE",
+        "HAND %d CARDS",
+        "MOVE %d SPACES",
+        "BRAKE+%d TYRE+%d",
+        "OK:NEW RACE",
+    ],
 }
 
-SCREENS = {
-    "_SET_SPEED_HINT": "OK:SET SPEED",
-    "_WAIT_TABLE_HINT": "WAIT FOR TABLE",
-    "_MOVE_MENU_HINT": "OK:MOVE MENU",
-    "_START_TURN_HINT": "OK:START TURN",
-    "_WAIT_HINT": "OK:WAIT BACK:NO",
-    "_GO_WAIT_HINT": "OK:GO BACK:WAIT",
-    "_SET_HINT": "OK:SET BACK:NO",
-    "_PLAY_HINT": "OK:PLAY BACK",
-    "_START_HINT": "OK:START BACK",
-    "_SAFETY_SPEED": "SAFETY SPEED",
-    "_SUPERB_FREE": "SUPERB: FREE",
-    "_HAND_CARDS": "HAND %d CARDS",
-    "_MOVE_SPACES": "MOVE %d SPACES",
-    "_WEAR": "BRAKE+%d TYRE+%d",
-    "_NEW_RACE_HINT": "OK:NEW RACE",
-}
+
+def strings(path):
+    """Every string literal in the module at `path`."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    return {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)}
 
 
-def consts(module):
-    """{name: value} of the module's `_NAME = const(value)` lines."""
-    with open(os.path.join(mpy.ROOT, "firmware", module)) as f:
-        tree = ast.parse(f.read())
-    found = {}
+def text_tables(path):
+    """Names of the module's text tables: a module-level string of several lines kept in a constant (`_TEXTS =
+    const(\"\"\"...\"\"\")`), which is only ever read by line number."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    found = []
     for node in tree.body:
-        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-                and getattr(node.value.func, "id", "") == "const"):
-            found[node.targets[0].id] = ast.literal_eval(node.value.args[0])
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and node.value.args:
+            value = node.value.args[0]
+            if (getattr(node.value.func, "id", "") == "const" and isinstance(value, ast.Constant)
+                    and isinstance(value.value, str) and value.value.count("\n") > 1):
+                found.append(node.targets[0].id)
     return found
 
 
-def check(module, expected):
-    found = consts(module)
-    lines = found["_TEXTS"].split("\n")
-    assert lines[-1] == "", "the table ends with a newline: say() finds a line's end by it"
-    assert len(lines) - 1 == len(expected), "a line without a name, or a name without a line"
-    for name, text in expected.items():
-        assert lines[found[name]] == text, name
-        assert len(text) > 10, "%r would be interned anyway: no need to keep it in the table" % text
+@pytest.mark.parametrize("module", sorted(SHOWN))
+def test_each_text_is_written_where_it_is_shown(module):
+    found = strings(os.path.join(mpy.ROOT, "firmware", module))
+    assert [text for text in SHOWN[module] if text not in found] == []
 
 
-def test_ui_texts_keep_their_names():
-    check("ui.py", UI)
+MODULES = sorted(glob.glob(os.path.join(mpy.ROOT, "firmware", "*.py"))
+                 + glob.glob(os.path.join(mpy.ROOT, "shared_rules", "link", "*.py")))
 
 
-def test_screens_texts_keep_their_names():
-    check("screens.py", SCREENS)
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: os.path.relpath(p, mpy.ROOT))
+def test_no_numbered_table_of_texts(path):
+    assert text_tables(path) == []
+    assert "say(" not in open(path).read()
+
+
+def test_the_check_notices_a_table(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text('_TEXTS = const("""\\\nTABLE PLAYS\nNOT YOUR TURN\n""")\n_TABLE_PLAYS = const(0)\n')
+    assert text_tables(str(bad)) == ["_TEXTS"]

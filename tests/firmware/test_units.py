@@ -176,8 +176,10 @@ def test_the_boot_code_is_forgotten_after_the_boot_and_the_journal_waits_for_the
     state = str(tmp_path / "s.json")
     store.save(state, {"car": dict(Car(3).snapshot(), tyre=2), "done": [], "ev": [], "gen": 4})
     monkeypatch.setenv("F1DASH_STATE", state)
-    proc = mpy.run(["-c", BOOT_SCRIPT], heap="128K", input_bytes=b"")
-    assert proc.returncode == 0, proc.stderr.decode()
+    # 160K: every module compiled from source in one go, without main.py's collections while loading (the
+    # compiler's peak, not the dashboard's: the race's 128 KB guard is test_race.py, and a Pico loads .mpy files)
+    proc = mpy.run(["-c", BOOT_SCRIPT], heap="160K", input_bytes=b"")
+    assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
     assert proc.stdout.decode().split("\n")[:3] == ["2 4", "", "False"]
 
 

@@ -75,6 +75,30 @@ def test_bad_lines_are_refused():
         assert isinstance(e, ValueError), why
 
 
+def test_a_refused_line_says_which_check_it_failed():
+    why = {}
+    for name, line in V["bad_lines"]:
+        why[name] = str(raises(codec.FrameError, codec.decode, line.encode()))
+    assert why["wrong checksum"] == "bad checksum"
+    assert why["bad json"] == "the body is not JSON"
+    assert "float" in why["float"] and "nested too deep" in why["too deep"]
+    assert "backslash" in why["escape in string"]
+
+
+def test_a_fragment_that_is_not_base64_is_a_frame_error():
+    a = codec.Receiver()
+    e = raises(codec.FrameError, a.add, {"t": "frag", "f": 1, "i": 0, "k": 2, "d": "not base64!"})
+    assert "base64" in str(e)
+
+
+def test_a_message_that_cannot_travel_says_why():
+    sent = []
+    assert "float" in str(raises(ValueError, codec.frames, {"t": "hb", "r": 1.5}, 1, sent.append))
+    assert '"' in str(raises(ValueError, codec.frames, {"t": 'a"b'}, 1, sent.append))
+    assert "2 KB" in str(raises(ValueError, codec.frames, {"t": "x", "a": ["y" * 100] * 30}, 1, sent.append))
+    assert sent == []
+
+
 def test_noise_prompts_and_oversize_lines_are_skipped_in_a_stream():
     stream, expected = V["stream"]
     r, lines = _lines(stream.encode())

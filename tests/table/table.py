@@ -37,7 +37,8 @@ from tests.link.harness import FAST, NOISE, FakeUsb, raw_pty
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fox"]
 # The firmware's screens (firmware/ui.py), as its viewer channel reports them.
 MAIN, SPEED, HAND, MENU, CORNER, SETUP, MESSAGE = 0, 1, 2, 3, 4, 5, 6
-DOWN_TAP = {HAND: "BACK", MENU: "BACK", CORNER: "BACK", SETUP: "BACK", MESSAGE: "OK"}
+# BACK closes a message at once, however many pages it has (OK turns a long one's pages: a damaged save's warning)
+DOWN_TAP = {HAND: "BACK", MENU: "BACK", CORNER: "BACK", SETUP: "BACK", MESSAGE: "BACK"}
 TIMING = dict(FAST, silent=2500, command_retry=120)  # compressed time; the firmware beats every 1 s
 LINE_NOISE = dict(drop=1, dup=1, corrupt=1, truncate=1, garbage=1, delay=2)  # % of the lines, each way
 FAULT_KINDS = ("unplug", "unplug", "kill_dash", "kill_dash", "kill_tablet", "burst", "burst", "garbage",

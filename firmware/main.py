@@ -9,14 +9,16 @@ import sys
 BOOT_GC_BYTES = 32768 if sys.platform == "rp2" else 4096
 
 def _builtins():
-    # On a Pico, `import json` (os, machine, asyncio, ...) first looks for json/, json.py and json.mpy in every folder
-    # of sys.path, the filesystem's root included: littlefs lookups of 1 to 3 ms each, 8 ms an import, some 70 ms of
-    # the boot in all. With only the frozen modules on the path they are found at once, and every later import of
-    # them is free (sys.modules).
+    # On a Pico, `import json` (os, machine, time, ...) first looks for json/, json.py and json.mpy in every folder
+    # of sys.path, the filesystem's root included (such built-ins may be extended by a file): littlefs lookups of
+    # 1 to 3 ms each, 4 to 8 ms an import. Built-in modules are not kept in sys.modules, so each later `import time`
+    # of every module would search again (13 of them before the first frame, some 50 ms of the boot). Found here
+    # with only the frozen modules on the path, and put in sys.modules, every later import of them is at once.
     path = sys.path[:]
     sys.path[:] = [".frozen"]
     try:
-        import asyncio, binascii, io, json, machine, os, select, time  # noqa: F401, E401
+        for name in ("asyncio", "binascii", "io", "json", "machine", "os", "select", "time"):
+            sys.modules[name] = __import__(name)
     finally:
         sys.path[:] = path
 

@@ -32,6 +32,28 @@ def test_main_restarts_after_errors_and_lets_ctrl_c_through(tmp_path):
     assert "KeyboardInterrupt" in out and proc.returncode != 0  # Ctrl-C ends it, it is not restarted
 
 
+
+# MicroPython keeps no built-in module in sys.modules: without main.py's, every `import time` of every module would
+# search the filesystem's folders again first (on a Pico, littlefs lookups: some 40 ms of the power-on).
+BUILTINS_APP = """
+import sys
+def main(board=None):
+    open('missing', 'w').write(' '.join(n for n in ('binascii', 'io', 'json', 'machine', 'os', 'select', 'time')
+                                        if n not in sys.modules))
+    raise KeyboardInterrupt
+"""
+
+
+def test_main_leaves_the_builtins_in_sys_modules(tmp_path):
+    pkg = tmp_path / "firmware"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "board.py").write_text("def make_board():\n    return None\n")
+    (pkg / "app.py").write_text(BUILTINS_APP)
+    main_py = os.path.join(mpy.ROOT, "firmware", "main.py")
+    mpy.run([main_py], heap="64K", cwd=str(tmp_path), path_extra=(str(tmp_path),), timeout=30)
+    assert (tmp_path / "missing").read_text() == ""
+
 # The run fails the way a small heap makes it fail: out of memory in a background task, whose frame holds the
 # app (and the app the board). Each run needs a 20 KB board in a 48 KB heap: two do not fit, so the retry gets
 # its board only if nothing of the failed run is left (neither main.py's reference nor asyncio's to the task).

@@ -196,10 +196,7 @@ def child_taps(kind, out):
             return True
         if state["phase"] != 1 or state["t0"] is not None or not app.ready():
             return True
-        if state["n"] >= TAP_SAMPLES:
-            with open(out, "w") as f:
-                json.dump(times, f)
-            app.stop()
+        if _stopped_when_done(app, state, out, times):
             return False
         ids = app.screen("race").ids
         if app.ref.race.cars[app.ref.race.seat].speed_set:
@@ -214,6 +211,16 @@ def child_taps(kind, out):
         app.run()
     finally:
         t.stop()
+
+
+def _stopped_when_done(app, state, out, times):
+    """Once every tap is taken: the times written to `out` and the app stopped (True)."""
+    if state["n"] < TAP_SAMPLES:
+        return False
+    with open(out, "w") as f:
+        json.dump(times, f)
+    app.stop()
+    return True
 
 
 def _timed(times, t0):
@@ -254,10 +261,7 @@ def _bare_taps(out):
     def step(_dt):
         if state["t0"] is not None or app.root is None:
             return True
-        if state["n"] >= TAP_SAMPLES:
-            with open(out, "w") as f:
-                json.dump(times, f)
-            app.stop()
+        if _stopped_when_done(app, state, out, times):
             return False
         Window.bind(on_flip=flipped)
         x, y = app.button.to_window(*app.button.center)

@@ -17,20 +17,24 @@ def main(board=None):
 """
 
 
-def test_main_restarts_after_errors_and_lets_ctrl_c_through(tmp_path):
+def _run_main(tmp_path, app):
+    """firmware/main.py on MicroPython in tmp_path, with a stand-in `firmware` package whose app is `app`."""
     pkg = tmp_path / "firmware"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
     (pkg / "board.py").write_text("def make_board():\n    return None\n")
-    (pkg / "app.py").write_text(APP)
-    (tmp_path / "runs").mkdir()
+    (pkg / "app.py").write_text(app)
     main_py = os.path.join(mpy.ROOT, "firmware", "main.py")
-    proc = mpy.run([main_py], heap="64K", cwd=str(tmp_path), path_extra=(str(tmp_path),), timeout=30)
+    return mpy.run([main_py], heap="64K", cwd=str(tmp_path), path_extra=(str(tmp_path),), timeout=30)
+
+
+def test_main_restarts_after_errors_and_lets_ctrl_c_through(tmp_path):
+    (tmp_path / "runs").mkdir()
+    proc = _run_main(tmp_path, APP)
     out = proc.stdout.decode() + proc.stderr.decode()
     assert sorted(os.listdir(tmp_path / "runs")) == ["0", "1", "2"]  # two crashes, two restarts
     assert "bug number 0" in out and "bug number 1" in out
     assert "KeyboardInterrupt" in out and proc.returncode != 0  # Ctrl-C ends it, it is not restarted
-
 
 
 # MicroPython keeps no built-in module in sys.modules: without main.py's, every `import time` of every module would
@@ -45,14 +49,9 @@ def main(board=None):
 
 
 def test_main_leaves_the_builtins_in_sys_modules(tmp_path):
-    pkg = tmp_path / "firmware"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "board.py").write_text("def make_board():\n    return None\n")
-    (pkg / "app.py").write_text(BUILTINS_APP)
-    main_py = os.path.join(mpy.ROOT, "firmware", "main.py")
-    mpy.run([main_py], heap="64K", cwd=str(tmp_path), path_extra=(str(tmp_path),), timeout=30)
+    _run_main(tmp_path, BUILTINS_APP)
     assert (tmp_path / "missing").read_text() == ""
+
 
 # The run fails the way a small heap makes it fail: out of memory in a background task, whose frame holds the
 # app (and the app the board). Each run needs a 20 KB board in a 48 KB heap: two do not fit, so the retry gets

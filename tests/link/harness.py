@@ -359,7 +359,7 @@ def soak(tmpdir, dashboards=6, hz=20, seconds=30.0):
             if revs:
                 missing += (revs[-1] - revs[0] + 1) - len(revs)
         expected = dashboards * hz * seconds
-        ok = int(missing == 0 and received >= 0.95 * expected and late <= 2 * dashboards)
+        ok = int(told and missing == 0 and received >= 0.95 * expected and late <= 2 * dashboards)
         return {"received": received, "expected": expected, "missing": missing, "late": late, "told": int(told),
                 "drain_s": drain_s, "drained": drained, "ok": ok}
     finally:

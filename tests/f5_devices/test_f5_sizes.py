@@ -1,0 +1,28 @@
+"""Formula 5 on the three screens a table may have (issue 13: every car in view, from a 7-inch 800x480 touch
+screen to 1920x1200), in the real app in a real (offscreen) window, one app run for every size: the setup,
+the pairing of five players' dashboards, the table with 5, 4 and 2 players, and the race over.
+Screenshots: screenshots/f5-<screen>-<n>p-<w>x<h>.png (gitignored), for a person to look at."""
+
+from tests.companion.test_app_window import run
+
+SCREENS = ["setup-5p", "pairing-5p", "table-5p", "table-4p", "table-2p", "over-2p"]
+SIZES = ["1280x800", "1920x1200", "800x480"]
+
+
+def test_every_f5_screen_fits_at_three_sizes(tmp_path):
+    """Fails on the old main at 800x480: the table's rows (96 px each) ran out of the window, the setup's car
+    buttons were under the touch-target size, the five dashboards on the tablet were stacked off the screen,
+    the long name overflowed its colour box and every OLED showed its player's hand to the table (~40 s)."""
+    seen = run("f5_sizes", tmp_path, tmp_path / "data", seed=5, timeout=240)
+    fits = seen["fits"]
+    assert sorted(fits) == sorted("%s-%s" % (s, z) for s in SCREENS for z in SIZES)
+    for key, fit in fits.items():
+        assert fit["faults"] == [], key  # in view, texts in their boxes, buttons touch-sized and apart
+        if key.startswith(("table", "over")):
+            assert fit["rows"] == 5 and fit["rows_apart"], (key, fit)
+            assert fit["small_figures"] == [], key  # places, names and speeds read across the table
+            assert fit["to_move"] == (0 if key.startswith("over") else 1), key  # the active player's row
+            assert fit["oleds_shown"] == [], key  # no hand on the shared screen, unless held to peek
+        if key.startswith("table-5p"):
+            assert fit["long_name"] == [True], fit  # ellipsised inside its colour box
+            assert fit["oleds"] == 5 and fit["tabs"] == 5, fit  # every dashboard on the tablet reachable

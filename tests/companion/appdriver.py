@@ -780,11 +780,27 @@ def f5_sizes(d):
     yield lambda: app.sm.current == "f5table" and len(app.f5.oleds) == 5
     yield 1.0
     yield from look("f5table", "table", 5, lambda: f5_table_facts(app))
+    # The player to move holds a finger on their covered OLED to look at their hand; it is covered again after.
+    oled = app.f5.oleds[app.f5.dash_dev]
+    x, y = oled.to_window(*oled.center)
+    from kivy.tests.common import UnitTestTouch
+
+    finger = UnitTestTouch(x, y)
+    finger.touch_down()
+    yield 0.1
+    peek = [oled.shown(), tuple(oled.rect.size)]
+    finger.touch_up()
+    yield 0.05
+    d.note("peek", peek + [oled.shown()])
     for players, roles in ((4, ["bot", "bot", "bot", "bot", "none"]), (2, ["none", "bot", "none", "bot", "none"])):
         yield tap(app.screen("f5table").ids.leave)
         yield lambda: app.sm.current == "setup" and app.f5 is None
         yield tap(app.screen("setup").ids.choose_f5)
         yield lambda: app.sm.current == "f5setup"
+        if players == 4:  # the game just left is offered to resume, in words
+            yield lambda: not app.screen("f5setup").ids.resume.disabled
+            d.note("resume_note", app.screen("f5setup").ids.resume_note.text)
+            yield from look("f5setup", "resume", 5)
         app.f5.form.roles = list(roles)
         app.f5._fill_roles()
         yield tap(app.screen("f5setup").ids.start)

@@ -5,7 +5,7 @@ Screenshots: screenshots/f5-<screen>-<n>p-<w>x<h>.png (gitignored), for a person
 
 from tests.companion.test_app_window import run
 
-SCREENS = ["setup-5p", "pairing-5p", "table-5p", "table-4p", "table-2p", "over-2p"]
+SCREENS = ["setup-5p", "resume-5p", "pairing-5p", "table-5p", "table-4p", "table-2p", "over-2p"]
 SIZES = ["1280x800", "1920x1200", "800x480"]
 
 
@@ -26,3 +26,6 @@ def test_every_f5_screen_fits_at_three_sizes(tmp_path):
         if key.startswith("table-5p"):
             assert fit["long_name"] == [True], fit  # ellipsised inside its colour box
             assert fit["oleds"] == 5 and fit["tabs"] == 5, fit  # every dashboard on the tablet reachable
+    shown, size, after = seen["peek"]
+    assert shown and size[0] >= 128 and after is False  # its player holds a finger on it to look, then it hides
+    assert seen["resume_note"].startswith("5 players, round 1 of 12, last played ")  # no file name

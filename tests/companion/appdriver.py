@@ -740,6 +740,7 @@ def f5_sizes(d):
 
     app = d.app
     fits = {}
+    d.note("fits", fits)  # filled in as the screens are looked at
     t0 = time.monotonic()
 
     def look(screen, label, players, facts=None):
@@ -781,17 +782,18 @@ def f5_sizes(d):
     yield 1.0
     yield from look("f5table", "table", 5, lambda: f5_table_facts(app))
     # The player to move holds a finger on their covered OLED to look at their hand; it is covered again after.
-    oled = app.f5.oleds[app.f5.dash_dev]
-    x, y = oled.to_window(*oled.center)
+    ref = app.f5.ref
+    oled = app.f5.oleds.get(ref.pairs.get(ref.game.to_move()))
+    x, y = oled.to_window(*oled.center) if oled is not None else (0, 0)
     from kivy.tests.common import UnitTestTouch
 
     finger = UnitTestTouch(x, y)
     finger.touch_down()
     yield 0.1
-    peek = [oled.shown(), tuple(oled.rect.size)]
+    peek = [oled.shown(), tuple(oled.rect.size)] if oled is not None else [False, (0, 0)]
     finger.touch_up()
     yield 0.05
-    d.note("peek", peek + [oled.shown()])
+    d.note("peek", peek + [oled.shown() if oled is not None else None])
     for players, roles in ((4, ["bot", "bot", "bot", "bot", "none"]), (2, ["none", "bot", "none", "bot", "none"])):
         yield tap(app.screen("f5table").ids.leave)
         yield lambda: app.sm.current == "setup" and app.f5 is None
@@ -814,7 +816,6 @@ def f5_sizes(d):
     yield lambda: app.screen("f5table").ids.status.text.startswith("The race is over")
     yield 0.7  # the last slide
     yield from look("f5table", "over", 2, lambda: f5_table_facts(app))
-    d.note("fits", fits)
 
 
 SCENARIOS = {"sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,

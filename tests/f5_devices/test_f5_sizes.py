@@ -10,14 +10,17 @@ SIZES = ["1280x800", "1920x1200", "800x480"]
 
 
 def test_every_f5_screen_fits_at_three_sizes(tmp_path):
-    """Fails on the old main at 800x480: the table's rows (96 px each) ran out of the window, the setup's car
-    buttons were under the touch-target size, the five dashboards on the tablet were stacked off the screen,
-    the long name overflowed its colour box and every OLED showed its player's hand to the table (~40 s)."""
+    """Fails on the old main (17 of the 21 screens and sizes): at 800x480 the table's fifth row (96 px each) ran
+    under the window's edge and the setup's car buttons were under the touch-target size; at every size the
+    dashboards on the tablet were stacked off the screen (and stayed there for the next game), the long name
+    overflowed its colour box and every OLED showed its player's hand to the table. About 15 s of CPU, 45 s
+    of wall time on a loaded 2-core machine."""
     seen = run("f5_sizes", tmp_path, tmp_path / "data", seed=5, timeout=240)
     fits = seen["fits"]
     assert sorted(fits) == sorted("%s-%s" % (s, z) for s in SCREENS for z in SIZES)
+    faults = {key: fit["faults"][:2] for key, fit in fits.items() if fit["faults"]}
+    assert faults == {}  # in view, texts in their boxes, buttons touch-sized and apart
     for key, fit in fits.items():
-        assert fit["faults"] == [], key  # in view, texts in their boxes, buttons touch-sized and apart
         if key.startswith(("table", "over")):
             assert fit["rows"] == 5 and fit["rows_apart"], (key, fit)
             assert fit["small_figures"] == [], key  # places, names and speeds read across the table

@@ -286,6 +286,7 @@ class F5Controller:
                 dash.bind(on_button=lambda _w, name, dev=dev: app.press(dev, name))
                 dash.dev = dev
                 dash.oled.hidden = True  # every F5 screen of a dashboard shows its hand, or what is in it
+                dash.oled.cover = "Cards hidden\nhold here to look"
                 self.dashes[dev] = dash
             if chosen:
                 ids.virtuals.add_widget(self.dashes[dev])

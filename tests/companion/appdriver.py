@@ -702,7 +702,7 @@ def layout_faults(app, screen, width, height):
         for child in w.children:
             visit(child, frame, scrolled)
 
-    visit(app.screen(screen), view, False)
+    visit(app.popup if screen == "question" else app.screen(screen), view, False)
     return faults
 
 
@@ -753,7 +753,10 @@ def f5_sizes(d):
             fits[key] = {"faults": layout_faults(app, screen, w, h)}
             if facts is not None:
                 fits[key].update(facts())
-            d.shot("f5-" + key)
+            if screen == "question" and d.shots:  # over the window, not in the screens' tree (app.screenshot)
+                app.popup.export_to_png(os.path.join(d.shots, "f5-%s.png" % key))
+            else:
+                d.shot("f5-" + key)
             fits[key]["t"] = round(time.monotonic() - t0, 1)
         Window.size = SIZES[0]
         yield 0.3
@@ -816,6 +819,12 @@ def f5_sizes(d):
     yield lambda: app.screen("f5table").ids.status.text.startswith("The race is over")
     yield 0.7  # the last slide
     yield from look("f5table", "over", 2, lambda: f5_table_facts(app))
+    app.back()  # Back (Escape, Android's Back) on the table asks first
+    yield 0.3
+    d.note("question", app.popup.question if app.popup else None)
+    yield from look("question", "question", 2)
+    app.back()  # Back on the question answers no
+    d.note("after_question", app.sm.current)
 
 
 SCENARIOS = {"sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,

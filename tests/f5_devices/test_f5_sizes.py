@@ -1,11 +1,12 @@
 """Formula 5 on the three screens a table may have (issue 13: every car in view, from a 7-inch 800x480 touch
 screen to 1920x1200), in the real app in a real (offscreen) window, one app run for every size: the setup,
-the pairing of five players' dashboards, the table with 5, 4 and 2 players, and the race over.
+the pairing of five players' dashboards, the table with 5, 4 and 2 players, the race over, and the
+question Back asks before leaving it.
 Screenshots: screenshots/f5-<screen>-<n>p-<w>x<h>.png (gitignored), for a person to look at."""
 
 from tests.companion.test_app_window import run
 
-SCREENS = ["setup-5p", "resume-5p", "pairing-5p", "table-5p", "table-4p", "table-2p", "over-2p"]
+SCREENS = ["setup-5p", "resume-5p", "pairing-5p", "table-5p", "table-4p", "table-2p", "over-2p", "question-2p"]
 SIZES = ["1280x800", "1920x1200", "800x480"]
 
 
@@ -31,4 +32,5 @@ def test_every_f5_screen_fits_at_three_sizes(tmp_path):
             assert fit["oleds"] == 5 and fit["tabs"] == 5, fit  # every dashboard on the tablet reachable
     shown, size, after = seen["peek"]
     assert shown and size[0] >= 128 and after is False  # its player holds a finger on it to look, then it hides
+    assert seen["question"].startswith("Leave this Formula 5 game?") and seen["after_question"] == "f5table"
     assert seen["resume_note"].startswith("5 players, round 1 of 12, last played ")  # no file name

@@ -42,7 +42,8 @@ def _not_replayed(race, ev, nothing_returned, e):
     if ev.get("t") == "speed" and e.code == "speed" and isinstance(v, int) \
             and car.speed - v > charts.max_reduction(car.tyre, car.brake, race.rules):
         return "saved by an older version: %s slows from %d to %d mph (now refused: %s)" % (who, car.speed, v, e)
-    if ev.get("t") == "pit" and ev.get("drawn") and nothing_returned:
+    if ev.get("t") == "pit" and e.code == "log" and ev.get("drawn") and nothing_returned \
+            and race.pit_pile[-1] == ev.get("pit") and cards.PIT_CARDS[ev["pit"]][2]:  # that card drawn again
         return ("saved by an older version: %s takes an extra card with New Instructions before any card was "
                 "discarded (now refused: the discard pile is empty)" % who)
     return "the game log does not replay: %s, %s" % (who, e)

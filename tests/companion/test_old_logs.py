@@ -47,8 +47,7 @@ def _reduction_of_160(path):
 def _new_instructions_first(path):
     """An old log whose first car pits in round 1 and draws New Instructions, and was given an extra card though
     none had been discarded yet (our rules give none then, decision 8). Returns that car's name."""
-    seed = next(s for s in range(200) if Race(s, NAMES, 3).pit_pile[0] == "ORDERS")
-    ref = Referee.new(path, NAMES, 3, seed=seed)
+    ref = Referee.new(path, NAMES, 3, seed=_first_orders_seed())
     ref.set_speed(20)
     name = ref.race.names[0]
     extra = ref.race.tactic[-1]  # what the older version handed out: the bottom of the undealt pile
@@ -101,10 +100,21 @@ def test_a_log_saved_by_the_older_rules_is_listed_with_the_move_now_refused_and_
     ref.close()
 
 
-def test_a_move_refused_for_another_reason_is_not_blamed_on_an_older_version(data):
-    # A speed no version ever allowed (a hand edit, say): the log does not replay, and that is all it says.
+def _first_orders_seed():
+    return next(s for s in range(200) if Race(s, NAMES, 3).pit_pile[0] == "ORDERS")
+
+
+@pytest.mark.parametrize("seed, moves, entry", [
+    (1, (), {"t": "speed", "seat": 0, "v": 200, "card": None}),  # no version ever allowed 200 mph
+    (_first_orders_seed(), (20,), {"t": "pit", "seat": 0, "pit": "DIRT", "drawn": "QR"}),  # not the seed's card
+], ids=["a speed off the dial", "another pit card than the seed's"])
+def test_a_move_refused_for_another_reason_is_not_blamed_on_an_older_version(data, seed, moves, entry):
+    # A hand edit, say: the log does not replay, where it stops is said, and that is all.
     path = storage.new_game_path()
-    Referee.new(path, NAMES, 3, seed=1).close()
-    _older(path, {"t": "speed", "seat": 0, "v": 200, "card": None})
+    ref = Referee.new(path, NAMES, 3, seed=seed)
+    for v in moves:
+        ref.set_speed(v)
+    ref.close()
+    _older(path, entry)
     error = storage.saved_game(path, "F1").error
     assert error.startswith("the game log does not replay: round 1, ") and "older version" not in error, error

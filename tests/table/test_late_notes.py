@@ -11,7 +11,7 @@ side. Each test holds the reader thread at one such instant (HeldNotes) and poll
 - a player's event posted, the state it carries not yet, drained with the answer of a command before it.
 
 Real parts throughout (tests/table/table.py: the firmware on the `micropython` unix port, the pyserial
-Transport, LinkBridge, Referee). Cost: about 4 s each on a quiet machine (one two-car table).
+Transport, LinkBridge, Referee; the two-car `table` of conftest.py). Cost: about 3 s each on a quiet machine.
 """
 
 import threading
@@ -19,11 +19,7 @@ import time
 
 import pytest
 
-from tests.table.table import Table
 from tests.table.test_one_truth import press_speed, syncs
-
-SEED = 7
-
 
 class HeldNotes:
     """Hold a port's reader thread in Transport._post at the first batch of notes holding one that `pick(note)`
@@ -48,16 +44,6 @@ class HeldNotes:
 
     def release(self):
         self.go.set()
-
-
-@pytest.fixture
-def table(tmp_path):
-    t = Table(str(tmp_path), SEED, players=2, laps=3, lap_spaces=12, timeout=20.0)
-    try:
-        t.open()
-        yield t
-    finally:
-        t.close()
 
 
 def _cheap_speed(car):

@@ -21,6 +21,7 @@ import pytest
 
 from tests.table.test_one_truth import press_speed, syncs
 
+
 class HeldNotes:
     """Hold a port's reader thread in Transport._post at the first batch of notes holding one that `pick(note)`
     chooses: before that note (after=False) or just after it (after=True), until release()."""

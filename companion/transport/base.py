@@ -179,14 +179,17 @@ class Transport:
 
     def _scan_loop(self):
         while self.running:
+            listed = time.monotonic()
             try:
                 ports = self.source.scan()
             except Exception:  # a flaky enumeration must not end discovery
                 ports = None
             if ports is not None:
                 for key in ports:
+                    # A port whose reader ended after this listing is left to the next one: its path may name
+                    # another device by now (a freed pty number or ttyACM node goes to the next one opened).
                     w = self.workers.get(key)
-                    if w is None or not w.alive():
+                    if w is None or w.ended is not None and w.ended < listed:
                         self._open(key)
                 for key in list(self.workers):
                     if key not in ports:
@@ -232,6 +235,7 @@ class _PortWorker:
         self.out = []  # frames the session wrote, guarded by transport.lock; sent by flush()
         self.wlock = threading.Lock()
         self.write_timeouts = 0
+        self.ended = None  # time.monotonic() once the reader has closed the port
         with transport.lock:
             self.session = tablet.Session(self._write, transport.devices, _now_ms(), transport.timing,
                                           transport.holding)
@@ -239,9 +243,6 @@ class _PortWorker:
 
     def start(self):
         self.thread.start()
-
-    def alive(self):
-        return self.running and self.thread.is_alive()
 
     def _write(self, data):
         self.out.append(data)  # called with transport.lock held: no I/O here
@@ -285,6 +286,7 @@ class _PortWorker:
                 self.port.close()
             except Exception:
                 pass
+            self.ended = time.monotonic()
             t._update_statuses()
 
     def stop(self):

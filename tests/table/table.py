@@ -103,11 +103,13 @@ class Seat:
         self.dash = VirtualDashboard(workdir, dev=dev, **(dashboard or {}))
         self.master = None
         self.dead_master = None
+        self.tty = None  # the path of the dashboard's own end of its pty (the firmware's stdin and stdout)
         self.relay = Relay(None, seed)
         self.plug()
 
     def start(self):
         self.master, slave = raw_pty()
+        self.tty = os.ttyname(slave)
         self.dash.stdin = self.dash.stdout = slave
         self.relay.attach_dashboard(self.master)
         try:

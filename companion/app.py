@@ -417,7 +417,7 @@ class CompanionApp(f1_screens.RaceScreens, App):
         if self.f5 is not None:
             return self.f5.ref, self.f5.pairing_seats()
         race = self.ref.race
-        return self.ref, [(seat, race.names[seat], colour, ui_logic.RGBA[colour], ui_logic.INK[colour])
+        return self.ref, [(seat, race.names[seat], colour, theme.CAR_RGBA[colour], theme.CAR_INK[colour])
                           for seat, colour in enumerate(race.colours)]
 
     def _game_path(self):

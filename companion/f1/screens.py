@@ -455,10 +455,10 @@ class RaceScreens:
             line.add_widget(Label(text="%d" % place, bold=True, font_size=theme.font(theme.HERO - 6, self.scale),
                                   size_hint_x=None, width=theme.space(56, self.scale)))
             box = BoxLayout(orientation="vertical")
-            swatch = Label(text=name, bold=True, color=ui_logic.INK[colour], halign="left",
+            swatch = Label(text=name, bold=True, color=theme.CAR_INK[colour], halign="left",
                            font_size=theme.font(theme.LARGE, self.scale), shorten=True)
             swatch.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - dp(12), None)))
-            paint(swatch, ui_logic.RGBA[colour])
+            paint(swatch, theme.CAR_RGBA[colour])
             box.add_widget(swatch)
             detail = Label(text=text, font_size=theme.font(theme.SMALL, self.scale), color=theme.MUTED,
                            size_hint_y=0.8, max_lines=2, halign="left", valign="top")
@@ -492,4 +492,4 @@ class RaceScreens:
 
 def _line_colour(colour):
     # the black car's line would vanish on the dark chart: it is drawn white (its marker and legend say whose)
-    return (0.92, 0.92, 0.92, 1) if colour == "black" else ui_logic.RGBA[colour]
+    return theme.CAR_RGBA["white" if colour == "black" else colour]

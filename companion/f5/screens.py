@@ -25,7 +25,7 @@ from kivy.uix.screenmanager import Screen
 from shared_rules.errors import RuleError
 from shared_rules.f5.cards import CAR_NAMES, CARS
 
-from companion import storage
+from companion import storage, theme
 from companion import virtual as virtual_mod
 from companion.f5 import view as f5_view
 from companion.f5.referee import F5Referee
@@ -80,8 +80,8 @@ class F5Controller:
                 font_size=sp(22),
                 bold=True,
                 background_normal="",
-                background_color=f5_view.RGBA[CAR_NAMES[car]],
-                color=f5_view.INK[CAR_NAMES[car]],
+                background_color=theme.CAR_RGBA[CAR_NAMES[car]],
+                color=theme.CAR_INK[CAR_NAMES[car]],
             )
             b.bind(on_release=lambda w, car=car: self.cycle(car))
             ids.cars.add_widget(b)
@@ -158,7 +158,7 @@ class F5Controller:
     def pairing_seats(self):
         """The cars a player holds (not the bots, not the cars without a player), for the pairing screen."""
         ref = self.ref
-        return [(car, ref.names_[car], CAR_NAMES[car], f5_view.RGBA[CAR_NAMES[car]], f5_view.INK[CAR_NAMES[car]])
+        return [(car, ref.names_[car], CAR_NAMES[car], theme.CAR_RGBA[CAR_NAMES[car]], theme.CAR_INK[CAR_NAMES[car]])
                 for car in range(CARS) if ref.game.is_player(car) and car not in ref.bots]
 
     def begin(self):
@@ -236,8 +236,8 @@ class F5Controller:
             row = self.rows[r["car"]]
             row.ids.place.text = "%d." % (r["pos"] + 1)
             row.ids.car.text = r["name"]
-            row.ids.car.color = f5_view.INK[r["colour"]]
-            row.swatch = list(f5_view.RGBA[r["colour"]])
+            row.ids.car.color = theme.CAR_INK[r["colour"]]
+            row.swatch = list(theme.CAR_RGBA[r["colour"]])
             row.ids.speed.text = "PIT 0" if r["stopped"] else "speed %d" % r["speed"]
             row.ids.cards.text = r["markup"]
             row.ids.who.text = "%s\n%d cards" % (r["who"], r["hand"]) if r["hand"] else r["who"]
@@ -265,7 +265,7 @@ class F5Controller:
         for car, dev in wanted:
             one = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(240), spacing=dp(2))  # the OLED at 2x
             one.add_widget(Label(text=self.ref.names_[car] + " (on this tablet)", size_hint_y=None, height=dp(28),
-                                 font_size=sp(17), color=f5_view.RGBA[CAR_NAMES[car]]))
+                                 font_size=sp(17), color=theme.CAR_RGBA[CAR_NAMES[car]]))
             dash = VirtualDash()
             dash.bind(on_button=lambda _w, name, dev=dev: app.press(dev, name))
             one.add_widget(dash)

@@ -11,7 +11,7 @@ phones' server on loopback. A thread polls the link bridge as the app's Clock do
 import threading
 import time
 
-from companion import storage
+from companion import storage, theme
 from companion.f1 import ui_logic
 from companion.link_bridge import LinkBridge
 from companion.phones import table as phone_table
@@ -68,7 +68,7 @@ class Table:
             self.urls[seat] = self.phones.address(seat)
         self.bridge.push()
         self.phones.sync([(seat, "virtual-%d" % (seat + 1), race.names[seat], race.colours[seat],
-                           phone_table.rgb_hex(ui_logic.RGBA[race.colours[seat]])) for seat in range(len(race.cars))])
+                           phone_table.rgb_hex(theme.CAR_RGBA[race.colours[seat]])) for seat in range(len(race.cars))])
 
     def _run(self):
         try:

@@ -323,7 +323,7 @@ def corner():
     from companion.link_bridge import LinkBridge
     from companion.f1.referee import Referee
     from companion.transport import Transport
-    from companion.f1.ui_logic import RaceView
+    from companion.f1.view import RaceView
     from companion.virtual import VirtualPorts
     from tests.firmware.dash import text_rows  # the OLED read back as text, with MicroPython's own font
 

@@ -4,7 +4,7 @@ Each game's screens are in its folder: Formula 1's race, results and history in 
 in as RaceScreens), Formula 5's in companion/f5/screens.py (its F5Controller takes the Clock while it plays).
 
 Thin on purpose: rules and bookkeeping are in companion.f1.referee, what the screens show is in
-companion.f1.ui_logic, the look is companion.theme, the link runs on the transport's threads and reaches us
+companion.f1.view, the look is companion.theme, the link runs on the transport's threads and reaches us
 through LinkBridge.poll() on the Clock. Nothing here blocks: the game log
 appends are single small SQLite transactions.
 
@@ -33,7 +33,7 @@ from shared_rules.errors import RuleError
 from companion import storage, theme
 from companion import virtual as virtual_mod
 from companion.f1 import screens as f1_screens
-from companion.f1 import ui_logic
+from companion.f1 import view as f1_view
 from companion.link_bridge import LinkBridge
 from companion.phones.seats import PHONE, TABLET  # the server and QR codes are imported when there are phones
 from companion.eventlog import LogError
@@ -86,7 +86,7 @@ class CompanionApp(f1_screens.RaceScreens, App):
 
     def __init__(self, transport=None, ports=None, **kw):
         super().__init__(**kw)
-        self.form = ui_logic.SetupForm()
+        self.form = f1_view.SetupForm()
         self.ref = None
         self.view = None
         self.ports = ports
@@ -309,7 +309,7 @@ class CompanionApp(f1_screens.RaceScreens, App):
         ids.count.text = str(self.form.count)
         ids.laps.text = str(self.form.laps)
         if not ids.variants.children:
-            for flag, _name, text in ui_logic.VARIANTS:
+            for flag, _name, text in f1_view.VARIANTS:
                 tb = ToggleRaceButton(text=text, bold=False, shorten=False, max_lines=2,  # words wrap, never cut
                                       font_size=theme.font(theme.SMALL + 2, self.scale))
                 tb.bind(state=lambda w, v, flag=flag: self.form.toggle(flag, v == "down"))
@@ -343,7 +343,7 @@ class CompanionApp(f1_screens.RaceScreens, App):
             self.screen("setup").ids.setup_message.text = str(e)
             return
         self._open(ref, path)
-        self.screen("pairing").ids.roll.text = ui_logic.seat_roll_text(ref.race)
+        self.screen("pairing").ids.roll.text = f1_view.seat_roll_text(ref.race)
         self.came_from["pairing"] = "setup"
         self.refresh_pairing(force=True)
         self.sm.current = "pairing"
@@ -390,7 +390,7 @@ class CompanionApp(f1_screens.RaceScreens, App):
     def _open(self, ref, path):
         self.close_dashboards()  # an earlier game's virtual dashboards are never this game's
         self.ref, self.path = ref, path
-        self.view = ui_logic.RaceView(ref, self.bridge)
+        self.view = f1_view.RaceView(ref, self.bridge)
         self.bridge.attach(ref)
         self.rows_sig = None
         self.seat_shown = None

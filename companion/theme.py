@@ -32,7 +32,7 @@ CHART_BG = (0.10, 0.11, 0.13, 1)  # charts: dark, so that yellow and white lines
 CHART_GRID = (0.28, 0.30, 0.34, 1)
 
 # The cars, both games' (Formula 1's six, Formula 5's five), by their colour's name, and a text colour readable
-# on each. The presenters (f1/ui_logic.py, f5/view.py) and the phones' pages read these without loading Kivy.
+# on each. The presenters (f1/view.py, f5/view.py) and the phones' pages read these without loading Kivy.
 CAR_RGBA = {
     "yellow": (0.98, 0.82, 0.10, 1),
     "orange": (0.98, 0.50, 0.08, 1),

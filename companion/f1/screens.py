@@ -2,7 +2,7 @@
 
 The app (companion/app.py) owns the shell both games share (setup, pairing, saved games, navigation) and mixes
 RaceScreens in: these methods fill the race, results and history screens from the presenters in
-companion/f1/ui_logic.py, and the kv rules call them as app.act(...), app.pick(...) and so on.
+companion/f1/view.py, and the kv rules call them as app.act(...), app.pick(...) and so on.
 """
 
 import os
@@ -17,7 +17,8 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion import theme
-from companion.f1 import turn, ui_logic
+from companion.f1 import turn
+from companion.f1 import view as f1_view
 from companion.widgets import MARKERS, CarPanel, MarkerSwatch, RaceButton, SpeedKey, ToggleRaceButton, paint
 
 KV = os.path.join(os.path.dirname(__file__), "f1.kv")
@@ -469,7 +470,7 @@ class RaceScreens:
             if len(row) > 4 and row[4]:
                 ties.append(str(row[4]))
         ids.ties.text = "\n".join(ties + list(self.view.tie_notes()))
-        series = ui_logic.chart_series(self.ref)
+        series = f1_view.chart_series(self.ref)
         for i, (name, colour, _pts) in enumerate(series):
             entry = BoxLayout(spacing=theme.space(4, self.scale))
             entry.add_widget(MarkerSwatch(rgba=_line_colour(colour), shape=MARKERS[i % len(MARKERS)],

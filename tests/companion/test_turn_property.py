@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from shared_rules.errors import RuleError
 
-from companion.f1 import ui_logic
+from companion.f1 import view as f1_view
 from companion.f1 import turn
 from companion.f1.referee import Referee
 
@@ -91,7 +91,7 @@ def test_what_the_screen_offers_is_accepted_and_what_it_withholds_is_refused(see
     with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as tmp:
         names = ["P%d" % i for i in range(players)]
         ref = Referee.new(os.path.join(tmp, "g.db"), names, 3, seed=seed)
-        view = ui_logic.RaceView(ref)
+        view = f1_view.RaceView(ref)
         phases = set()
         for _ in range(120):
             phases.add(view.phase())

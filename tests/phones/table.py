@@ -12,7 +12,7 @@ import threading
 import time
 
 from companion import storage, theme
-from companion.f1 import ui_logic
+from companion.f1 import view as f1_view
 from companion.link_bridge import LinkBridge
 from companion.phones import table as phone_table
 from companion.f1.referee import Referee
@@ -51,7 +51,7 @@ class Table:
         if self.path is None:
             self.tmp.mkdir(parents=True, exist_ok=True)
             self.path = str(self.tmp / "race.db")
-            form = ui_logic.SetupForm()
+            form = f1_view.SetupForm()
             form.set_count(self.players)
             self.ref = form.start(self.path, seed=self.seed)
         else:

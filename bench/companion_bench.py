@@ -106,10 +106,10 @@ def child_frames(streaming, out, work):
 
     def step(_dt):
         if state["phase"] == 0 and app.bridge is not None:
-            app.form.set_count(6)
-            app.start_game(seed=1)
+            app.f1.form.set_count(6)
+            app.f1.start(seed=1)
             for seat in range(6):
-                app.ref.pair(seat, "stream-%d" % seat)
+                app.f1.ref.pair(seat, "stream-%d" % seat)
             app.bridge.push()
             app.show("race")
             state["phase"] = 1
@@ -188,21 +188,21 @@ def child_taps(kind, out):
 
     def step(_dt):
         if state["phase"] == 0 and app.bridge is not None:
-            app.form.set_count(6)
-            app.start_game(seed=1)
+            app.f1.form.set_count(6)
+            app.f1.start(seed=1)
             app.show("race")
             Window.bind(on_flip=flipped)
             state["phase"] = 1
             return True
-        if state["phase"] != 1 or state["t0"] is not None or not app.ready():
+        if state["phase"] != 1 or state["t0"] is not None or not app.f1.ready():
             return True
         if _stopped_when_done(app, state, out, times):
             return False
         ids = app.screen("race").ids
-        if app.ref.race.cars[app.ref.race.seat].speed_set:
+        if app.f1.ref.race.cars[app.f1.ref.race.seat].speed_set:
             touch(ids.undo)
         else:
-            touch(next(k for k in app.speed_keys if k.live and not k.confirm and k.value > 0))
+            touch(next(k for k in app.f1.speed_keys if k.live and not k.confirm and k.value > 0))
         state["n"] += 1
         return True
 

@@ -58,6 +58,8 @@ def add_screens(sm):
 
 
 class F5Controller:
+    VIRTUAL_DEV = "f5-virtual-%d"  # a player's virtual dashboard, by car number from 1
+
     def __init__(self, app):
         self.app = app
         self.form = f5_view.F5Form()

@@ -157,6 +157,12 @@ class CompanionApp(App):
         self.bridge.poll()
         self._game().tick(dt)
 
+    def show_link_error(self, label):
+        """The link's newest error, if there is one, on `label` (the game screen's message line); older ones go."""
+        if self.bridge.errors:
+            label.text = self.bridge.errors.pop()
+            self.bridge.errors.clear()
+
     def _game(self):
         """The controller of the game being played: Formula 5's while it is chosen, else Formula 1's."""
         return self.f5 if self.f5 is not None else self.f1

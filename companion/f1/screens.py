@@ -216,9 +216,7 @@ class F1Controller:
         if self.app.sm.current == "pairing":
             self.app.refresh_pairing()  # redrawn only when a dashboard or a phone came or went
         elif self.app.sm.current == "race":
-            if self.app.bridge.errors:
-                self.app.screen("race").ids.message.text = self.app.bridge.errors.pop()
-                self.app.bridge.errors.clear()
+            self.app.show_link_error(self.app.screen("race").ids.message)
             self.refresh_race()
             self._draw_oleds()
 

@@ -196,9 +196,7 @@ class F5Controller:
             self.since_auto = 0.0
             ref.auto_move()
             self.app.bridge.push()
-        if self.app.bridge.errors:
-            self.app.screen("f5table").ids.message.text = self.app.bridge.errors.pop()
-            self.app.bridge.errors.clear()
+        self.app.show_link_error(self.app.screen("f5table").ids.message)
         self.refresh()
         self._draw_oleds()
 

@@ -7,8 +7,9 @@ that has ended is refused with a sentence and changes nothing.
 
 Nothing here is a second copy of the rules: whether an action is allowed, and what a speed costs, is found by
 trying it on a copy of the race or of the car (shared_rules/f1). The model only adds what a table needs on top:
-a band is rolled for once a move, the race is over when it is over, a car at 0 mph does not move, and End turn
-with no speed set means "same speed" (or is unavailable when the rules want a speed).
+a band is rolled for once a move, the race is over when it is over (only Undo stays live then, so that a wrong
+last move can be taken back), a car at 0 mph does not move, and End turn with no speed set means "same speed" (or
+is unavailable when the rules want a speed).
 """
 
 import copy
@@ -264,7 +265,10 @@ def actions(ref):
     token = ref.token()
     race = ref.race
     if phase(ref) == "over":
-        return {name: Action(name, False, OVER, token) for name in ACTIONS}
+        # Every race action is off; Undo stays live: a wrong last Finish is taken back and the race goes on.
+        offer = {name: Action(name, False, OVER, token) for name in ACTIONS}
+        offer["undo"] = Action("undo", bool(ref.stack), "nothing to undo", token)
+        return offer
     car = race.cars[race.seat]
     still = car.speed_set and not moves_on(ref)
     reasons = {}
@@ -323,6 +327,10 @@ def stale_reason(ref, token, name):
     since = ref.steps[token.step:] if isinstance(token.step, int) and 0 <= token.step <= now.step else None
     if since is None:
         return "that screen was out of date: nothing changed"
+    if token.seat == -1 and now.seat != -1:  # shown once the race was over, and it is back in play since
+        if EVENT_OF.get(name) in since:
+            return "already done"
+        return "the race is back in play: nothing changed, look again"
     if (token.round, token.seat) != (now.round, now.seat):
         who = ref.race.names[token.seat] if isinstance(token.seat, int) and 0 <= token.seat < len(
             ref.race.names) else "that"

@@ -88,6 +88,9 @@ def pick_action(offered, rng):
 def check_offer(view, ref):
     """What the view offers live now is accepted by the rules; what it withholds is refused, with the reason it
     shows, and changes nothing. Returns the offer."""
+    before = view.race.snapshot()
+    turn.actions(ref)  # worked out afresh: trying every action on copies of the race leaves the race as it was
+    assert view.race.snapshot() == before
     acts = view.actions()
     assert sorted(acts) == sorted(turn.ACTIONS)
     race = view.race

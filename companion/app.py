@@ -487,11 +487,11 @@ class CompanionApp(f1_screens.RaceScreens, App):
         def font(n):
             return theme.font(n, self.scale)
 
-        card = BoxLayout(orientation="vertical", size_hint_y=None, height=space(296), spacing=space(3),
-                         padding=space(4))
+        card = BoxLayout(orientation="vertical", size_hint_y=None, height=space(168) + 2 * theme.touch(self.scale),
+                         spacing=space(3), padding=space(4))  # its two buttons a touch target high
         paint(card, theme.PANEL)
         give = RaceButton(text="%s  %s" % (colour.upper(), name), tone=rgba, color=ink, size_hint_y=None,
-                          height=space(56))
+                          height=theme.touch(self.scale))
         give.bind(on_release=lambda w: self.give(seat))
         card.add_widget(give)
         dev = ref.pairs.get(seat)
@@ -502,13 +502,13 @@ class CompanionApp(f1_screens.RaceScreens, App):
             from companion.phones.qr import qr_texture
 
             url = self.phones.address(seat)
-            card.add_widget(Image(texture=qr_texture(url), size_hint_y=None, height=space(124), fit_mode="contain"))
-            card.add_widget(_wrapped(url, font_size=font(theme.SMALL - 1), size_hint_y=None, height=space(40)))
+            card.add_widget(Image(texture=qr_texture(url), size_hint_y=None, height=space(90), fit_mode="contain"))
+            card.add_widget(_wrapped(url, font_size=font(theme.SMALL - 1), size_hint_y=None, height=space(36)))
             card.add_widget(_wrapped("phone connected" if online else "scan with the player's phone",
-                                     font_size=font(theme.SMALL), size_hint_y=None, height=space(24),
+                                     font_size=font(theme.SMALL), size_hint_y=None, height=space(22),
                                      color=theme.GO if online else theme.MUTED))
             other = RaceButton(text="Show it on this tablet instead", font_size=font(theme.SMALL + 1), bold=False,
-                               size_hint_y=None, height=space(48))
+                               size_hint_y=None, height=theme.touch(self.scale))
             other.bind(on_release=lambda w: self.give_virtual(seat))
         elif not virtual_mod.available():
             card.add_widget(_wrapped("Needs a Pico: this tablet cannot run virtual dashboards (nor phones)",
@@ -518,7 +518,7 @@ class CompanionApp(f1_screens.RaceScreens, App):
                                      color=theme.WARN))
             if self.phones is not None and self.phones.ready():
                 other = RaceButton(text="Use a phone", font_size=font(theme.SMALL + 1), bold=False,
-                                   size_hint_y=None, height=space(48))
+                                   size_hint_y=None, height=theme.touch(self.scale))
                 other.bind(on_release=lambda w: self.give_phone(seat))
         if other is not None:
             card.add_widget(other)

@@ -74,6 +74,7 @@ class OledView(Widget):
     hidden = BooleanProperty(False)
     peeking = BooleanProperty(False)
     scale = NumericProperty(1)
+    cover = StringProperty("Tactic cards hidden\nhold here to look")  # what the cover says (each game's words)
 
     def __init__(self, **kw):
         super().__init__(**kw)

@@ -70,7 +70,11 @@ class App:
         )
         self.buttons.ignore_held(board.buttons())  # e.g. BACK still held to leave the self-test
         if error:
-            self.ui.message("SAVE DAMAGED", error + ". Defaults used; old file kept as .bad", time.ticks_ms(), alarm=1)
+            # The reason is for a maker, on the console (the Pico's USB serial; the tablet's link skips the line),
+            # beside the file kept; the player is told, in one page, what happened, what was done and what to press.
+            print("save damaged (%s): moved to %s.bad, the car reset" % (error, board.state_path))
+            self.ui.message("SAVE DAMAGED", "Saved race could not be read. Dashboard reset to a fresh car. Press OK.",
+                            time.ticks_ms(), alarm=1)
 
     # ---- saved state -----------------------------------------------------------------------------------
     async def save(self):

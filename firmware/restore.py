@@ -47,9 +47,9 @@ def decode(raw):
 
 
 def load(path):
-    """(data, None) when a good save exists, (None, None) when there is none, (None, message) when the save is
+    """(data, None) when a good save exists, (None, None) when there is none, (None, reason) when the save is
     damaged: the damaged file is then renamed to `path + ".bad"` so that nothing is lost and the next save
-    cannot overwrite it."""
+    cannot overwrite it. The reason is a maker's (firmware/app.py prints it), not a player's."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
@@ -62,7 +62,7 @@ def load(path):
             os.rename(path, path + ".bad")
         except OSError:
             pass
-        return None, "SAVE DAMAGED: %s" % e
+        return None, str(e)
 
 
 def check(data, key, kind):
@@ -71,6 +71,16 @@ def check(data, key, kind):
     if not isinstance(v, kind):
         raise StoreError("missing or bad %s" % key)
     return v
+
+
+def check_rows(data, key, width):
+    """data[key] if it is a list of lists of `width` items (done ids, events), else StoreError: a row of another
+    shape would fail later, when the link reads it, and the dashboard would restart from the same save forever."""
+    rows = check(data, key, list)
+    for row in rows:
+        if not isinstance(row, list) or len(row) != width:
+            raise StoreError("bad row in %s" % key)
+    return rows
 
 
 def _parse(raw):
@@ -129,8 +139,9 @@ def replay(entries, done, apply_command):
 
 def restore(path, car):
     """The dashboard's save at `path` (its journal beside it) put back into `car`. Returns (save generation,
-    done ids, unacknowledged events, ids of the journaled commands applied, the damage or None). A damaged save
-    is set aside as .bad with its journal (that cannot be replayed onto defaults), and `car` is left as it was."""
+    done ids, unacknowledged events, ids of the journaled commands applied, what is wrong with the save or None).
+    A damaged save is set aside as .bad with its journal (that cannot be replayed onto defaults), and `car` is left
+    as it was."""
     from shared_rules.f1 import car as f1car
 
     data, error = load(path)
@@ -138,14 +149,14 @@ def restore(path, car):
     if data is not None:
         try:
             restored = f1car.Car.from_snapshot(check(data, "car", dict))
-            done = check(data, "done", list)
-            events = check(data, "ev", list)
+            done = check_rows(data, "done", 2)  # [id, outcome]
+            events = check_rows(data, "ev", 3)  # [id, name, args]
             car.replace_with(restored)
             gen = data.get("gen", 0)
             gen = gen if isinstance(gen, int) else 0
         except (RuleError, StoreError) as e:
             done, events = [], []
-            error = "SAVE DAMAGED: %s" % e
+            error = str(e)
     if error:
         for p in (path, path + ".journal"):  # the save (unless load did) and its journal set aside
             try:

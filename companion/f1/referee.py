@@ -31,6 +31,24 @@ def _new_id():
     return binascii.hexlify(os.urandom(4)).decode()
 
 
+def _not_replayed(race, ev, nothing_returned, e):
+    """Why the log stops replaying at decision `ev` (refused by the rules with `e`; `race` as it stood, or None if
+    its setup failed), one line for the saved games list. Two rules changed (docs/rules.md decisions 1, 2 and 8):
+    a log saved before holds moves the rules now refuse, said as such; anything else is damage or a hand edit."""
+    if race is None:
+        return "the game log does not replay: %s" % e
+    car, who = race.cars[race.seat], "round %d, %s" % (race.round, race.names[race.seat])
+    v = ev.get("v")
+    if ev.get("t") == "speed" and e.code == "speed" and isinstance(v, int) \
+            and car.speed - v > charts.max_reduction(car.tyre, car.brake, race.rules):
+        return "saved by an older version: %s slows from %d to %d mph (now refused: %s)" % (who, car.speed, v, e)
+    if ev.get("t") == "pit" and e.code == "log" and ev.get("drawn") and nothing_returned \
+            and race.pit_pile[-1] == ev.get("pit") and cards.PIT_CARDS[ev["pit"]][2]:  # that card drawn again
+        return ("saved by an older version: %s takes an extra card with New Instructions before any card was "
+                "discarded (now refused: the discard pile is empty)" % who)
+    return "the game log does not replay: %s, %s" % (who, e)
+
+
 class Referee:
     GAME = GAME  # which game this referee plays (Formula 1): the link bridge asks, never guesses
 
@@ -106,10 +124,15 @@ class Referee:
             self.stack.append(entry)
 
     def _rebuild(self):
+        race, ev, nothing_returned = None, {}, True
         try:
-            return Race.from_events([self.setup] + self.stack)
+            race = Race.from_events([self.setup])
+            for ev in self.stack:
+                nothing_returned = not race.discarded
+                replay_one(race, ev)
+            return race
         except RuleError as e:
-            raise LogError("the game log does not replay: %s" % e)
+            raise LogError(_not_replayed(race, ev, nothing_returned, e))
         except (TypeError, ValueError, KeyError, AttributeError) as e:
             raise LogError("the game log is not a game these rules allow (%s)" % e)
 

@@ -6,35 +6,37 @@ new row. The tablet plays the cars without a player and the bots, one turn every
 follow; a player's turn waits for their dashboard. Before the first turn the pairing screen (the app's, shared
 with Formula 1) gives each player's car a dashboard: the Picos plugged in go to the players' cars by themselves,
 in car order, as they appear; every other player's car gets a virtual dashboard (the real firmware) served to
-its player's phone, or deliberately one on this tablet's screen, which then shows that hand to the table.
-What the table screen shows comes from companion/f5/view.py; no hand is ever shown here, except on a virtual
-dashboard that was put on this tablet on purpose.
+its player's phone, or deliberately one on this tablet's screen: a tab for each, the chosen one's OLED covered
+(an F5 dashboard always shows something of its hand) until its player holds a finger on it to look.
+What the table screen shows comes from companion/f5/view.py; no hand is ever shown here.
+
+Every size comes from the theme (companion/theme.py, at app.scale): the rows share the track's height, at
+most ROW (dp at scale 1) each, so five cars fit from a 7-inch 800x480 screen to 1920x1200.
 """
 
 import os
 
 from kivy.animation import Animation
+from kivy.factory import Factory
 from kivy.lang import Builder
-from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ListProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.button import Button
-from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from shared_rules.errors import RuleError
 from shared_rules.f5.cards import CAR_NAMES, CARS
 
-from companion import storage
+from companion import storage, theme
 from companion import virtual as virtual_mod
 from companion.f5 import view as f5_view
 from companion.f5.referee import F5Referee
 from companion.eventlog import LogError
 from companion.transport import CONNECTED
+from companion.widgets import RaceButton, VirtualDash
 
 AUTO_S = 0.8  # a turn the tablet plays, every this often
 SLIDE_S = 0.5  # an overtake's slide
-ROW_DP = 96
+ROW = 96  # a car's row at most this high (dp at scale 1); less when the track is lower
 
 Builder.load_file(os.path.join(os.path.dirname(__file__), "f5.kv"))
 
@@ -70,19 +72,16 @@ class F5Controller:
         self.since_auto = 0.0
         self.auto_s = AUTO_S
         self.oleds = {}  # dev -> OledView of the virtual dashboards put on this tablet's screen
+        self.dashes = {}  # dev -> its VirtualDash (the chosen one on the screen, the others kept aside)
+        self.dash_dev = None  # the dashboard whose tab is chosen
+        self.dash_sig = None
 
     # ---- setup -----------------------------------------------------------------------------------------
     def open_setup(self):
         ids = self.app.screen("f5setup").ids
         ids.cars.clear_widgets()
         for car in range(CARS):
-            b = Button(
-                font_size=sp(22),
-                bold=True,
-                background_normal="",
-                background_color=f5_view.RGBA[CAR_NAMES[car]],
-                color=f5_view.INK[CAR_NAMES[car]],
-            )
+            b = RaceButton(tone=f5_view.RGBA[CAR_NAMES[car]], color=f5_view.INK[CAR_NAMES[car]])
             b.bind(on_release=lambda w, car=car: self.cycle(car))
             ids.cars.add_widget(b)
         self._fill_roles()
@@ -97,7 +96,7 @@ class F5Controller:
             else:
                 self.saved_path = path
                 ids.resume.disabled = False
-                ids.resume_note.text = os.path.basename(path)
+                ids.resume_note.text = f5_view.saved_text(path)
         self.app.sm.current = "f5setup"
 
     def _fill_roles(self):
@@ -142,6 +141,7 @@ class F5Controller:
         self.rows = {}
         self.order = None
         self.sig = None
+        self.dash_sig = None
         if self.app.need_phones() is not None:
             self.app.phones.open_game(storage.dashboards_dir(path))
 
@@ -227,7 +227,7 @@ class F5Controller:
         if not self.rows:
             track.clear_widgets()
             for car in range(CARS):
-                row = F5CarRow(height=dp(ROW_DP))
+                row = F5CarRow()
                 self.rows[car] = row
                 track.add_widget(row)
             track.bind(size=lambda *_: self._place(animate=False))
@@ -238,57 +238,83 @@ class F5Controller:
             row.ids.car.text = r["name"]
             row.ids.car.color = f5_view.INK[r["colour"]]
             row.swatch = list(f5_view.RGBA[r["colour"]])
-            row.ids.speed.text = "PIT 0" if r["stopped"] else "speed %d" % r["speed"]
+            row.ids.speed.text = "0" if r["stopped"] else str(r["speed"])
+            row.ids.speed_caption.text = "PIT STOP" if r["stopped"] else "SPEED"
             row.ids.cards.text = r["markup"]
-            row.ids.who.text = "%s\n%d cards" % (r["who"], r["hand"]) if r["hand"] else r["who"]
+            row.ids.who.text = "%s  ·  %d cards" % (r["who"], r["hand"]) if r["hand"] else r["who"]
             row.to_move = r["to_move"]
         ids.status.text = self.table.status()
         ids.last.text = self.table.last_text()
-        self._fill_virtuals()
+        self._fill_virtuals(ref.game.to_move())
         self.order = list(ref.game.order)
         self._place(animate=old is not None and old != self.order)
 
-    def _fill_virtuals(self):
-        """The virtual dashboards put on this screen on purpose (their hands in view): OLED and five buttons."""
+    def _fill_virtuals(self, to_move=None):
+        """The virtual dashboards put on this screen on purpose: a tab for each, the chosen one's OLED (covered:
+        the hand is secret) and five buttons. The car to play's own dashboard is chosen when its turn comes."""
         app = self.app
         on_phones = app.phones.on_phones() if app.phones is not None else set()
         wanted = [(car, dev) for car, dev in sorted(self.ref.pairs.items())
                   if virtual_mod.is_virtual(dev) and dev not in on_phones and app.ports is not None
                   and dev in app.ports.virtual]
-        if [dev for _c, dev in wanted] == list(self.oleds):
+        devs = [dev for _car, dev in wanted]
+        mine = [dev for car, dev in wanted if car == to_move]
+        if mine:
+            self.dash_dev = mine[0]
+        elif self.dash_dev not in devs:
+            self.dash_dev = devs[0] if devs else None
+        sig = (tuple(devs), self.dash_dev)
+        if sig == self.dash_sig:
             return
-        from companion.widgets import VirtualDash
-
-        box = app.screen("f5table").ids.virtuals
-        box.clear_widgets()
-        self.oleds = {}
+        self.dash_sig = sig
+        ids = app.screen("f5table").ids
+        for dev in [d for d in self.dashes if d not in devs]:
+            del self.dashes[dev]
+        ids.dash_tabs.clear_widgets()
+        ids.virtuals.clear_widgets()
         for car, dev in wanted:
-            one = BoxLayout(orientation="vertical", size_hint_y=None, height=dp(240), spacing=dp(2))  # the OLED at 2x
-            one.add_widget(Label(text=self.ref.names_[car] + " (on this tablet)", size_hint_y=None, height=dp(28),
-                                 font_size=sp(17), color=f5_view.RGBA[CAR_NAMES[car]]))
-            dash = VirtualDash()
-            dash.bind(on_button=lambda _w, name, dev=dev: app.press(dev, name))
-            one.add_widget(dash)
-            one.dev = dev
-            box.add_widget(one)
-            self.oleds[dev] = dash.oled
+            colour = CAR_NAMES[car]
+            chosen = dev == self.dash_dev
+            tab = Factory.F5Tab(text=self.ref.names_[car], down_tone=f5_view.RGBA[colour],
+                                state="down" if chosen else "normal")
+            tab.color = f5_view.INK[colour] if chosen else theme.INK
+            tab.dev = dev
+            tab.bind(on_release=lambda w: self.choose_dash(w.dev))
+            ids.dash_tabs.add_widget(tab)
+            if dev not in self.dashes:
+                dash = VirtualDash()
+                dash.bind(on_button=lambda _w, name, dev=dev: app.press(dev, name))
+                dash.dev = dev
+                dash.oled.hidden = True  # every F5 screen of a dashboard shows its hand, or what is in it
+                dash.oled.cover = "Cards hidden\nhold here to look"
+                self.dashes[dev] = dash
+            if chosen:
+                ids.virtuals.add_widget(self.dashes[dev])
+                self.dashes[dev].oled.frame = -1  # redrawn from its dashboard now
+        self.oleds = {dev: dash.oled for dev, dash in self.dashes.items()}
+
+    def choose_dash(self, dev):
+        self.dash_dev = dev
+        self._fill_virtuals()
 
     def _draw_oleds(self):
-        for dev, view in self.oleds.items():
-            d = self.app.ports.virtual.get(dev)
-            if d is not None:
-                view.show(d.image, d.frame)
+        dash = self.dashes.get(self.dash_dev)
+        d = self.app.ports.virtual.get(self.dash_dev) if dash is not None and self.app.ports is not None else None
+        if d is not None:
+            dash.oled.show(d.image, d.frame)
 
     def _place(self, animate):
         """Each car's row at its position's height; an overtake slides the rows that changed place."""
         if self.order is None:
             return
         track = self.app.screen("f5table").ids.track
-        h = dp(ROW_DP)
+        least_gap = theme.space(theme.GAP, self.app.scale)
+        h = max(1.0, min(theme.space(ROW, self.app.scale), (track.height - (CARS - 1) * least_gap) / CARS))
         gap = max(0.0, (track.height - CARS * h) / CARS)
         for pos, car in enumerate(self.order):
             row = self.rows[car]
             row.width = track.width
+            row.height = h
             y = track.height - (pos + 1) * (h + gap)
             Animation.cancel_all(row, "y")
             if animate and row.y != y:

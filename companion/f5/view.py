@@ -68,6 +68,7 @@ class F5Form:
 
     def __init__(self):
         self.roles = ["dashboard", "bot", "bot", "bot", "bot"]
+        self.names = None  # the cars' names (None: their colours)
 
     def cycle(self, car):
         self.roles[car] = ROLES[(ROLES.index(self.roles[car]) + 1) % len(ROLES)]
@@ -83,7 +84,7 @@ class F5Form:
         """A new game saved at `path`. RuleError with the message to show (e.g. nobody plays)."""
         if not self.players():
             raise RuleError("bad_setup", "At least one car needs a player (a dashboard or a bot)")
-        return F5Referee.new(path, self.players(), bots=self.bots(), seed=seed)
+        return F5Referee.new(path, self.players(), bots=self.bots(), names=self.names, seed=seed)
 
 
 def entry_text(entry):
@@ -137,7 +138,8 @@ class F5Table:
         t = self.ref.table()
         if t["over"]:
             w = t["winner"]
-            return "The race is over: %s wins" % t["names"][w]
+            ahead = t["order"].index(w) > 0  # a car without a player finished ahead: it cannot win
+            return "The race is over: %s wins%s" % (t["names"][w], " (the best placed player)" if ahead else "")
         car = t["to_move"]
         who = self.ref.controller(car)
         return "Round %d of 12: %s to play (%s)" % (t["round"], t["names"][car], WHO_TEXT[who])
@@ -162,3 +164,18 @@ class F5Table:
         return {
             car: (old_order.index(car), order.index(car)) for car in order if old_order.index(car) != order.index(car)
         }
+
+
+def saved_text(path):
+    """The game in progress as the setup screen names it: its round and when it was last played (no file name)."""
+    try:
+        ref = F5Referee.open(path)
+    except LogError as e:
+        return str(e)
+    try:
+        t = ref.table()
+        players = len(ref.players or [])
+    finally:
+        ref.close()
+    return "%d players, round %d of 12, last played %s" % (
+        players, t["round"], time.strftime("%d %b %H:%M", time.localtime(os.path.getmtime(path))))

@@ -735,7 +735,190 @@ def sizes(d):
     d.note("fits", fits)
 
 
-SCENARIOS = {"undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start}
+# ---- Formula 5 at the three sizes ---------------------------------------------------------------------------
+
+def _window_rect(w):
+    x, y = w.to_window(w.x, w.y)
+    x2, y2 = w.to_window(w.right, w.top)
+    return x, y, x2, y2
+
+
+def _overlap(a, b):
+    return min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1
+
+
+def layout_faults(app, screen, width, height):
+    """What a player would see wrong on `screen` in a width x height window: a widget outside the window (inside
+    a ScrollView: outside the ScrollView, which may scroll it into view), a text larger than its box (a name
+    not ellipsised), a button smaller than the theme's touch target, two buttons on top of each other."""
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.label import Label
+    from kivy.uix.scrollview import ScrollView
+
+    from companion import theme
+
+    faults = []
+    buttons = []
+    touch = theme.touch(app.scale)
+    view = (0, 0, width, height)
+
+    def visit(w, frame, scrolled):
+        if w.opacity == 0 or w.width < 1 or w.height < 1:
+            return
+        r = _window_rect(w)
+        name = "%s %r" % (type(w).__name__, getattr(w, "text", "")[:40])
+        shown = isinstance(w, (Label, ScrollView)) or type(w).__name__ in ("F5CarRow", "OledView", "VirtualDash")
+        if shown and (isinstance(w, Label) and w.text or not isinstance(w, Label)):
+            lo_x, lo_y, hi_x, hi_y = frame
+            outside = r[0] < lo_x - 1 or r[2] > hi_x + 1 or (not scrolled and (r[1] < lo_y - 1 or r[3] > hi_y + 1))
+            if outside:
+                faults.append("%s at %s is outside %s" % (name, [round(v) for v in r], [round(v) for v in frame]))
+        if isinstance(w, Label) and w.text:
+            tw, th = w.texture_size
+            if tw > w.width + 1 or th > w.height + 1:
+                faults.append("%s: its text (%dx%d) is larger than its box (%dx%d)" % (name, tw, th, w.width, w.height))
+        if isinstance(w, ButtonBehavior):
+            if w.height < touch - 0.5 or w.width < theme.TOUCH_MIN_PX - 0.5:
+                faults.append("%s: %dx%d, smaller than a touch target (%d high)" % (name, w.width, w.height, touch))
+            if scrolled:  # clipped to its ScrollView: only the part in view can be tapped
+                r = (r[0], max(r[1], frame[1]), r[2], min(r[3], frame[3]))
+            if r[3] - r[1] > 1:
+                for other, ro in buttons:
+                    if _overlap(r, ro):
+                        faults.append("%s overlaps %s" % (name, other))
+                buttons.append((name, r))
+        if isinstance(w, ScrollView):
+            frame, scrolled = r, True
+        for child in w.children:
+            visit(child, frame, scrolled)
+
+    visit(app.popup if screen == "question" else app.screen(screen), view, False)
+    return faults
+
+
+def f5_table_facts(app):
+    """The Formula 5 table as a player reads it across the table: each row in view, the figures' sizes, the
+    active player's row marked, and every virtual dashboard's OLED covered (F5 hands are secret)."""
+    from companion import theme
+
+    rows = app.f5.rows
+    least = theme.font(theme.LARGE, app.scale) - 0.5
+    ids = app.screen("f5table").ids
+    return {
+        "rows": len(rows),
+        "small_figures": [
+            "%s %s %.1f" % (r.ids.car.text, key, getattr(r.ids, key).font_size)
+            for r in rows.values() for key in ("place", "car", "speed") if getattr(r.ids, key).font_size < least],
+        "rows_apart": all(abs(a.y - b.y) >= a.height - 1 for a in rows.values() for b in rows.values() if a is not b),
+        "to_move": sum(1 for r in rows.values() if r.to_move),
+        "long_name": [r.ids.car.texture_size[0] <= r.ids.car.width + 1 for r in rows.values()
+                      if r.ids.car.text == F5_LONG_NAME],  # ellipsised inside its colour box
+        "oleds": len(app.f5.oleds),
+        "oleds_shown": [dev for dev, oled in app.f5.oleds.items() if oled.shown() or tuple(oled.rect.size) != (0, 0)],
+        "tabs": len(ids.dash_tabs.children) if "dash_tabs" in ids else 0,
+    }
+
+
+F5_LONG_NAME = "Maximiliana Montgomery-Smythe"
+
+
+def f5_sizes(d):
+    """Formula 5 at the three screen sizes: its setup; a 5-player game (every car a player, every dashboard on
+    this tablet, a name longer than its box) through pairing to the table; then 4 and 2 players (bots, straight
+    to the table), the 2-player game played to its end. One app for all: the window is resized."""
+    from kivy.core.window import Window
+
+    app = d.app
+    fits = {}
+    d.note("fits", fits)  # filled in as the screens are looked at
+    t0 = time.monotonic()
+
+    def look(screen, label, players, facts=None):
+        for w, h in SIZES:
+            Window.size = (w, h)
+            if screen == "pairing":
+                app.refresh_pairing(force=True)  # its cards are made at the window's size (a tablet's never changes)
+            yield 0.4
+            key = "%s-%dp-%dx%d" % (label, players, w, h)
+            fits[key] = {"faults": layout_faults(app, screen, w, h)}
+            if facts is not None:
+                fits[key].update(facts())
+            if screen == "question" and d.shots:  # over the window, not in the screens' tree (app.screenshot)
+                app.popup.export_to_png(os.path.join(d.shots, "f5-%s.png" % key))
+            else:
+                d.shot("f5-" + key)
+            fits[key]["t"] = round(time.monotonic() - t0, 1)
+        Window.size = SIZES[0]
+        yield 0.3
+
+    yield lambda: app.bridge is not None
+    yield tap(app.screen("setup").ids.choose_f5)
+    yield lambda: app.sm.current == "f5setup"
+    cars = list(reversed(app.screen("f5setup").ids.cars.children))
+    for car in range(1, 5):  # bot -> no player -> dashboard
+        yield tap(cars[car])
+        yield tap(cars[car])
+    d.note("roles5", list(app.f5.form.roles))
+    yield from look("f5setup", "setup", 5)
+    names = [n.capitalize() for n in ("red", "yellow", "green", "blue", "white")]
+    names[2] = F5_LONG_NAME
+    app.f5.form.names = names
+    yield tap(app.screen("f5setup").ids.start)
+    yield lambda: app.sm.current == "pairing"
+    for seat in range(5):
+        rows = list(reversed(app.screen("pairing").ids.seats.children))  # the cards are rebuilt by each tap
+        yield tap(rows[seat].virtual_button)  # "Show it on this tablet instead"
+        yield lambda seat=seat: any(dev == "f5-virtual-%d" % (seat + 1) for dev, _s in app.bridge.dashboards())
+    yield from look("pairing", "pairing", 5)
+    yield tap(app.screen("pairing").ids.go)
+    yield lambda: app.sm.current == "f5table" and len(app.f5.oleds) == 5
+    yield 1.0
+    yield from look("f5table", "table", 5, lambda: f5_table_facts(app))
+    # The player to move holds a finger on their covered OLED to look at their hand; it is covered again after.
+    ref = app.f5.ref
+    oled = app.f5.oleds.get(ref.pairs.get(ref.game.to_move()))
+    x, y = oled.to_window(*oled.center) if oled is not None else (0, 0)
+    from kivy.tests.common import UnitTestTouch
+
+    finger = UnitTestTouch(x, y)
+    finger.touch_down()
+    yield 0.1
+    peek = [oled.shown(), tuple(oled.rect.size)] if oled is not None else [False, (0, 0)]
+    finger.touch_up()
+    yield 0.05
+    d.note("peek", peek + [oled.shown() if oled is not None else None])
+    for players, roles in ((4, ["bot", "bot", "bot", "bot", "none"]), (2, ["none", "bot", "none", "bot", "none"])):
+        yield tap(app.screen("f5table").ids.leave)
+        yield lambda: app.sm.current == "setup" and app.f5 is None
+        yield tap(app.screen("setup").ids.choose_f5)
+        yield lambda: app.sm.current == "f5setup"
+        if players == 4:  # the game just left is offered to resume, in words
+            yield lambda: not app.screen("f5setup").ids.resume.disabled
+            d.note("resume_note", app.screen("f5setup").ids.resume_note.text)
+            yield from look("f5setup", "resume", 5)
+        app.f5.form.roles = list(roles)
+        app.f5._fill_roles()
+        yield tap(app.screen("f5setup").ids.start)
+        yield lambda: app.sm.current == "f5table"
+        app.f5.auto_s = 1000  # the bots wait while the screen is looked at
+        yield 0.3
+        yield from look("f5table", "table", players, lambda: f5_table_facts(app))
+    ref = app.f5.ref
+    while not ref.game.over:  # the bots' turns at once (the tablet plays them), not one a tick
+        ref.auto_move()
+    yield lambda: app.screen("f5table").ids.status.text.startswith("The race is over")
+    yield 0.7  # the last slide
+    yield from look("f5table", "over", 2, lambda: f5_table_facts(app))
+    app.back()  # Back (Escape, Android's Back) on the table asks first
+    yield 0.3
+    d.note("question", app.popup.question if app.popup else None)
+    yield from look("question", "question", 2)
+    app.back()  # Back on the question answers no
+    d.note("after_question", app.sm.current)
+
+
+SCENARIOS = {"undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+             "f5_sizes": f5_sizes}
 
 
 def drive(scenario, out, shots=None):

@@ -230,7 +230,7 @@ def test_a_damaged_save_warning_stays_until_a_key(tmp_path):
             if d.rows()[0] != "SAVE DAMAGED":
                 break
         assert d.rows()[0] != "SAVE DAMAGED", (said, d.screen())
-        assert " ".join(" ".join(said).split()).endswith("Defaults used; old file kept as .bad")  # read whole
+        assert " ".join(" ".join(said).split()).endswith("Press OK.")  # read whole
     finally:
         t.stop()
         d.kill()

@@ -337,6 +337,15 @@ def undo_over(d):
     twice, undoes once; the race screen is back in play, and Undo there (tapped twice) takes back the finish,
     once; the dashboard that showed FINISHED shows the race again. Then finished again, with the right spaces."""
     app = d.app
+    yield lambda: app.bridge is not None
+    from kivy.uix.label import Label
+
+    label = Label(text="0000")  # the same size of text again: a new texture all the same (widgets.py says why)
+    label.texture_update()
+    first = label.texture
+    label.text = "1111"
+    label.texture_update()
+    d.note("new_texture", [label.texture is not first, tuple(label.texture.size) == tuple(first.size)])
     yield from setup_and_pair(d, players=2)
     ids = race_ids(app)
     ref = app.ref

@@ -216,3 +216,5 @@ def test_a_wrong_last_finish_is_undone_from_the_results(tmp_path):
     assert done["message"].endswith("crossed the line, 2 over") and done["finish_live"] is True
     assert done["shows"] == "YOUR" and done["phase"] in ("move", "corners")  # the dashboard is back in the race
     assert seen["again"] == {"over": 5, "game_over": 1, "shows": "FINISHED"}
+    # (And a label's new text of the same size gets a new texture: llvmpipe stalls on rewriting one in use.)
+    assert seen["new_texture"] == [True, True]

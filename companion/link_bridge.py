@@ -40,6 +40,10 @@ class LinkBridge:
         # table has not taken yet, the only kind worth comparing with the table (tablet.Device.settled)
         self.latest = {}
         self.due = set()  # dashboards whose state is to be compared with the table once nothing is in flight
+        # dev -> ids of the commands handed to the transport whose answer ("done"/"refused") the notes have not
+        # brought yet. The transport forgets a command when its answer arrives, before it posts the answer's
+        # notes: its own pending() runs ahead of the notes, this does not.
+        self.unanswered = {}
         self.failed = set()  # (dev, event id) whose handling raised: logged once
 
     def attach(self, referee):
@@ -94,14 +98,18 @@ class LinkBridge:
         elif kind == "state":
             self._state(note[1], note[2], note[4] if len(note) > 4 else True)
         elif kind == "done":
+            self._answered(note[1], note[2])
+            self._stale(note[1])  # the state after it is the note that follows
             if note[1] in self.seen:
                 self.seen[note[1]]["snapshot"] = note[3]
         elif kind == "refused":
-            self.due.add(note[1])  # the table believed it applied: compare again
+            self._answered(note[1], note[2])
+            self.due.add(note[1])  # the table believed it applied: compare again (the dashboard changed nothing)
         elif kind == "rejected":  # an event of a shape no rule can read: acknowledged, never applied
             _, dev, eid, why = note
             log.warning("link: dashboard %s sent event %s the table cannot take: %s", dev, eid, why)
             self._show(dev, "action not understood (%s)" % why)
+            self._stale(dev)  # its state, which holds it, follows
             self.due.add(dev)
         elif kind == "bad":
             log.warning("link: dashboard %s: %s", note[1] or "(not yet known)", note[2])
@@ -116,9 +124,14 @@ class LinkBridge:
 
     def _reconcile_due(self):
         """Each dashboard whose state came is compared with the table once, on its latest state, when nothing is
-        in flight to it (its ack brings the state after it) and that state holds every event it reported."""
+        in flight to it (its ack brings the state after it) and that state holds every event it reported.
+
+        "In flight" and "latest" as the notes tell them, in their order: the transport's threads run ahead of the
+        queue (a reader takes an answer, then posts its notes one by one), so a command the transport no longer
+        holds may still have its answer on the way, and an answer or event drained may still have its state on
+        the way (tests/table/test_late_notes.py)."""
         for dev in sorted(self.due):
-            if self.transport.pending(dev):
+            if self.unanswered.get(dev) or self.transport.pending(dev):
                 continue  # the ack of what is in flight brings a fresh state, and marks it due again
             self.due.discard(dev)
             snap, settled = self.latest.get(dev, (None, False))
@@ -141,8 +154,21 @@ class LinkBridge:
         if seat is not None:
             self.errors.append("%s: %s" % (ref.names()[seat], text))
 
+    def _answered(self, dev, cid):
+        ids = self.unanswered.get(dev)
+        if ids is not None:
+            ids.discard(cid)
+
+    def _stale(self, dev):
+        """A note that changed the dashboard's state (an answer) or the table's (an event) came: the state it
+        made is the "state" note right behind it, maybe not drained yet. Until then the latest state is older than
+        the table's knowledge, and comparing it would sync back what the dashboard has already left."""
+        if dev in self.latest:
+            self.latest[dev] = (self.latest[dev][0], False)
+
     def _event(self, note):
         _, dev, eid, name, args = note
+        self._stale(dev)
         ref = self.referee
         if ref is None:
             self.held.append(note)  # no game open (yet: the app may be about to resume one): not acked
@@ -183,6 +209,7 @@ class LinkBridge:
             dev = ref.pairs.get(seat)
             if dev is not None:
                 self.transport.send(dev, name, args, cid)
+                self.unanswered.setdefault(dev, set()).add(cid)
                 n += 1
         return n
 

@@ -309,12 +309,18 @@ def direct_dashboard(tmpdir, dev, state_hz=0, env=None):
     return d, os.ttyname(s)
 
 
+def _revisions(notes, dev):
+    return {n[3] for n in notes if n[0] == "state" and n[1] == dev}
+
+
 def soak(tmpdir, dashboards=6, hz=20, seconds=30.0):
     """`dashboards` dashboards pushing `hz` state frames a second each into one transport for `seconds`.
 
-    Returns per-run figures: frames received, revisions missing (loss), notes still arriving after the
-    dashboards were paused (backlog), drained (1 once they stopped coming within 10 s) and ok (1 when there was no
-    loss and at most two late notes a dashboard: the bench's figure, a timing that a loaded machine cannot promise)."""
+    Returns per-run figures: frames received, revisions missing (loss: from each dashboard's first frame on the
+    link up to one it sends once resumed; told is 1 when all those came), notes still arriving after the dashboards were paused (backlog),
+    drained (1 once they stopped coming within 10 s) and ok (1 when there was no loss, at least 95 % of the frames
+    the rate makes and at most two late notes a dashboard: the bench's figure, timings that a loaded machine
+    cannot promise)."""
     usb = FakeUsb()
     dashes = []
     for i in range(dashboards):
@@ -337,16 +343,25 @@ def soak(tmpdir, dashboards=6, hz=20, seconds=30.0):
         time.sleep(0.3)
         late = len(notes.drain()) - at_pause  # frames still in flight 0 to 300 ms after the senders stopped
         drained = _quiet(notes, 0.3, 10.0)  # whatever was still queued has come by then: nothing piles up
-        received, missing = 0, 0
+        drain_s = time.monotonic() - paused
+        upto = len(notes.all)
+        received = sum(len(_revisions(notes.all[start:upto], dev)) for dev in devs)
+        # Then one frame more from each, sent after the pause: every revision from its first on the link up to that
+        # one must be there, so none was lost at the end either (a loss there leaves no gap in what came).
+        last = {dev: max(_revisions(notes.all[:upto], dev), default=-1) for dev in devs}
+        for d in dashes:
+            d.resume()
+        told = wait_for(lambda: notes.drain() and all(max(_revisions(notes.all[upto:], dev), default=-1) > last[dev]
+                                                       for dev in devs), 10)
+        missing = 0
         for dev in devs:
-            revs = sorted({n[3] for n in notes.all[start:] if n[0] == "state" and n[1] == dev})
-            received += len(revs)
+            revs = sorted(_revisions(notes.all, dev))
             if revs:
                 missing += (revs[-1] - revs[0] + 1) - len(revs)
         expected = dashboards * hz * seconds
-        ok = int(missing == 0 and received >= 0.95 * expected and late <= 2 * dashboards)
-        return {"received": received, "expected": expected, "missing": missing, "late": late,
-                "drain_s": time.monotonic() - paused, "drained": drained, "ok": ok}
+        ok = int(told and missing == 0 and received >= 0.95 * expected and late <= 2 * dashboards)
+        return {"received": received, "expected": expected, "missing": missing, "late": late, "told": int(told),
+                "drain_s": drain_s, "drained": drained, "ok": ok}
     finally:
         t.stop()
         for d in dashes:

@@ -17,6 +17,7 @@ Used by tests/table/ (a short race) and bench/table_bench.py (the full 5 laps, a
 import json
 import os
 import random
+import sys
 import time
 import tracemalloc
 
@@ -177,6 +178,7 @@ class Table:
         self.sample_turns = []
         self.fault_deck = []
         self.fault_log = []  # (turn, fault, dashboard, seat acting)
+        self.sync_log = []  # why each sync was queued (_watch_syncs), to explain a count that differs
 
     # ---- setting up and tearing down ------------------------------------------------------------------
     def open(self):
@@ -188,6 +190,7 @@ class Table:
                     for k, v in self.line_noise.items():
                         setattr(f, k, v)
         self.ref = Referee.new(self.path, NAMES[: len(self.seats)], self.laps, seed=self.seed)
+        self._watch_syncs(self.ref)
         self._start_tablet()
         for seat, s in enumerate(self.seats):
             self.ref.pair(seat, s.dev)
@@ -207,6 +210,23 @@ class Table:
         t.events = CountedNotes(t.events, self.names, self.applied, self.refused)
         t.start()
         self.bridge = LinkBridge(t, self.ref)
+
+    def _watch_syncs(self, ref):
+        """Record each sync the referee queues from now on: (turn, seat, who asked for it, the fields the table
+        believed the dashboard held otherwise, the last fault before it). Who asked: the referee's method that
+        called _resync_seat, and its caller (reconcile: a state the dashboard showed; undo, pair; _tell: a
+        decision the dashboard would refuse; on_dashboard_event: an event the table refused)."""
+        queue = ref._queue
+
+        def queued(seat, name, args):
+            if name == "sync":
+                asked = "%s<%s" % (sys._getframe(2).f_code.co_name, sys._getframe(3).f_code.co_name)
+                held = ref.believed[seat].snapshot()
+                differ = {k: (held.get(k), v) for k, v in sorted(args.items()) if held.get(k) != v}
+                self.sync_log.append((self.counts["turns"], seat, asked, differ, self.fault_log[-1:]))
+            queue(seat, name, args)
+
+        ref._queue = queued
 
     def close(self):
         if self.transport is not None:
@@ -390,6 +410,7 @@ class Table:
         self.transport.stop()
         self.old_refs.append(self.ref)
         self.ref = Referee.open(self.path)
+        self._watch_syncs(self.ref)
         self._start_tablet()
 
     # ---- the race ---------------------------------------------------------------------------------------
@@ -538,6 +559,7 @@ class Table:
             "applied": dict(self.applied),
             "refused": dict(self.refused),
             "fault_log": list(self.fault_log),
+            "sync_log": list(self.sync_log),
             "restarted": restarted,
         }
 

@@ -6,13 +6,9 @@ loses chosen messages whole (every fragment of them).
 Cost: about 10 s (two short tables).
 """
 
-import pytest
-
 from shared_rules.link import codec
 from tests.firmware.race_script import dial
-from tests.table.table import MAIN, SPEED, Table, TableError
-
-SEED = 7
+from tests.table.table import MAIN, SPEED, TableError
 
 
 class LoseMessages:
@@ -39,16 +35,6 @@ class LoseMessages:
             self.lost.append(msg)
             return []
         return lines
-
-
-@pytest.fixture
-def table(tmp_path):
-    t = Table(str(tmp_path), SEED, players=2, laps=3, lap_spaces=12, timeout=20.0)
-    try:
-        t.open()
-        yield t
-    finally:
-        t.close()
 
 
 def syncs(table, dev):

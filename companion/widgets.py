@@ -3,6 +3,7 @@
 Formula 1's race widgets (dice, speed keys, gauges, car panel, charts) are in companion/f1/widgets.py.
 Styles live in companion/theme.kv (sizes and colours from companion.theme)."""
 
+from kivy.core.text import Label as CoreLabel
 from kivy.factory import Factory
 from kivy.graphics import Color, Rectangle
 from kivy.graphics.texture import Texture
@@ -30,6 +31,30 @@ def oled_rows(image):
     return rows
 
 
+# ---- a new texture for every new text ------------------------------------------------------------------------
+# Kivy draws a label's new text into the texture it already has when the size is the same. Mesa's software
+# renderer (llvmpipe: the offscreen window of the tests and benches, a Pi without its GPU driver) then stalls for
+# the frame that still draws from that texture: about 10 ms of CPU for each label changed, where a new texture
+# costs a fraction of a millisecond; a tap on the race screen changes four. So every text gets a new texture (a
+# GPU driver does not mind either way). Likewise the OLED view takes a new texture for each frame it shows.
+_kivy_text_refresh = CoreLabel.refresh
+
+
+def _refresh_into_a_new_texture(self):
+    self.texture = None
+    _kivy_text_refresh(self)
+
+
+CoreLabel.refresh = _refresh_into_a_new_texture
+
+
+def _oled_texture():
+    texture = Texture.create(size=(W, H), colorfmt="luminance")
+    texture.mag_filter = "nearest"
+    texture.min_filter = "nearest"
+    return texture
+
+
 class OledView(Widget):
     """A virtual dashboard's OLED, drawn from its pages at the largest whole-number scale that fits (every
     firmware pixel is k x k screen pixels, none uneven), centred; redrawn only when its frame counter moves.
@@ -46,9 +71,7 @@ class OledView(Widget):
     def __init__(self, **kw):
         super().__init__(**kw)
         self.shown_image = bytes(W * H // 8)
-        self.texture = Texture.create(size=(W, H), colorfmt="luminance")
-        self.texture.mag_filter = "nearest"
-        self.texture.min_filter = "nearest"
+        self.texture = _oled_texture()
         with self.canvas:
             self.ink = Color(*theme.OLED_ON)
             self.rect = Rectangle(texture=self.texture)
@@ -72,8 +95,9 @@ class OledView(Widget):
         self.frame = frame
         self.shown_image = bytes(image)  # what the texture holds (tests compare it with the drawn pixels)
         data = b"".join(reversed(oled_rows(image)))  # a texture's first row is the bottom one
+        self.texture = _oled_texture()  # not the one the last frame drew (see _refresh_into_a_new_texture)
         self.texture.blit_buffer(data, colorfmt="luminance", bufferfmt="ubyte")
-        self.canvas.ask_update()
+        self.rect.texture = self.texture
         return 1
 
     def on_touch_down(self, touch):

@@ -550,7 +550,7 @@ class F1Controller:
             ev = v.end_turn(token=token)
             self.picker = "speed"
         elif what == "undo":
-            ev = v.undo(token=token)
+            ev = self._undo(token)
         if not self.rolling:
             ids.message.text = self._said(v)
         self.refresh_race(force=True)
@@ -560,6 +560,63 @@ class F1Controller:
 
     def _said(self, v):
         return v.message
+
+    # ---- undo: a double tap undoes once -----------------------------------------------------------------
+    # An undo changes the screen under the finger: the Undo button at once holds the next step's token, so the
+    # second tap of a double tap would undo a second move. For HANDOVER_S (and HANDOVER_FRAMES) after an undo,
+    # an undo tap is sent with the token of the screen the first tap was on, which the referee refuses as
+    # "already done". (A deliberate second undo, after a look at the screen, comes later than that; and once
+    # anything else is done, the next undo is no echo.)
+    _undone = (None, None, 0.0, 0)  # (the token the last undo was sent with, the token after it, until, frame)
+
+    def _undo(self, token):
+        last, after, until, frames = self._undone
+        echo = last is not None and after == self.ref.token() and (
+            time.monotonic() < until or Clock.frames < frames)
+        if echo:
+            token = last
+        said = self.view.message
+        ev = self.view.undo(token=token)
+        if ev is None and echo:
+            self.view.message = said  # the table reads what the first tap undid, not the refusal of its echo
+        elif ev is not None:
+            self._undone = (token, self.ref.token(), time.monotonic() + HANDOVER_S, Clock.frames + HANDOVER_FRAMES)
+        return ev
+
+    def ask_undo_last(self, button):
+        """Results' "Undo the last move", once the race is over: asks, naming the move, then takes it back and
+        the race screen comes back with the race in play (Undo there takes back more, one move at a time)."""
+        ids = self.app.screen("results").ids
+        if self.view is None or not button.live:
+            ids.results_message.text = button.reason
+            return None
+        stack = self.ref.stack
+        move = f1_view.history_text(self.ref.race.names, stack[-1]) if stack else ""
+        token = button.token
+        return self.app.confirm("Undo the last move (%s)? The race goes back in play." % move,
+                            lambda: self.undo_last(token), yes="Undo")
+
+    def undo_last(self, token):
+        """Take back the move that ended the race (the token is the Results screen's) and go back to the race."""
+        if self.view is None:
+            return None
+        ev = self._undo(token)
+        if ev is None:  # a double tap, or a Results screen of a race that went on since: nothing changed
+            self.fill_results()
+            self.app.screen("results").ids.results_message.text = self.view.message
+            return None
+        # Opened from Saved games, its virtual dashboards were not running: they come back with the race.
+        for dev in self.ref.pairs.values():
+            if virtual_mod.is_virtual(dev):
+                self.app._virtual(dev)
+        self.app.sync_phones()
+        # The screen changes under the finger: a second tap on the question's Yes must not land on the race.
+        self.locked_until = time.monotonic() + HANDOVER_S
+        self.locked_frames = Clock.frames + HANDOVER_FRAMES
+        self.app.came_from.pop("results", None)
+        self.app.show("race")
+        self.app.screen("race").ids.message.text = self.view.message
+        return ev
 
     def _rolled(self):
         ids = self.app.screen("race").ids
@@ -575,6 +632,13 @@ class F1Controller:
             return
         over = self.view.over()
         ids.heading.text = "Results" if over else "Standings so far"
+        undo = self.view.actions()["undo"]
+        ids.undo_last.token = undo.token
+        ids.undo_last.live = over and undo.live
+        ids.undo_last.reason = undo.reason
+        ids.undo_last.opacity = 1 if over else 0  # during the race, Undo is on the race screen
+        ids.undo_last.disabled = not over
+        ids.results_message.text = ""
         ids.back.text = "Back to the race" if self.app.came_from.get("results", "race") == "race" else "Back"
         ties = []
         h = theme.touch(self.app.scale) * 1.3

@@ -204,7 +204,8 @@ class RaceView:
         return None if seat is None else self.race.cars[seat]
 
     def over(self):
-        """True once the race is over: every race action is then unavailable, and the results are final."""
+        """True once the race is over: every race action is then unavailable but Undo (a wrong last move is taken
+        back, and the race is back in play), and the results stand."""
         return bool(self.race.game_over)
 
     def rounds(self):

@@ -303,6 +303,105 @@ def tour(d):
     d.note("reopened_back", app.sm.current)
 
 
+def to_the_finish(d, over=2):
+    """Every turn through the race screen's buttons until the race is over: a speed, Lap (Finish with `over`
+    spaces on the last lap), End turn."""
+    app = d.app
+    ids = race_ids(app)
+    ref = app.f1.ref
+    turns = 0
+    while not ref.race.game_over and turns < 60:
+        car = app.f1.view.active_car()
+        yield app.f1.ready
+        if not car.speed_set:
+            yield tap(speed_button(app, fastest=True))
+        if car.laps_left == 1:
+            yield tap(ids.finish)
+            yield tap(button(ids.speeds, str(over)))
+        else:
+            yield tap(ids.lap)
+        yield tap(ids.end)
+        turns += 1
+
+
+def finisher_shows(app, seat):
+    """The first row of that car's virtual dashboard, as its OLED shows it ("FINISHED", "YOUR TURN" ...)."""
+    from tests.firmware.dash import text_rows
+
+    d = app.ports.virtual.get(app.f1.ref.pairs.get(seat))
+    return text_rows(bytes(d.image))[0].split()[0] if d is not None else None
+
+
+def undo_over(d):
+    """The last car over the line with the wrong spaces: Undo on Results, tapped twice, asks once; Yes, tapped
+    twice, undoes once; the race screen is back in play, and Undo there (tapped twice) takes back the finish,
+    once; the dashboard that showed FINISHED shows the race again. Then finished again, with the right spaces."""
+    app = d.app
+    yield lambda: app.bridge is not None
+    from kivy.uix.label import Label
+
+    label = Label(text="0000")  # the same size of text again: a new texture all the same (widgets.py says why)
+    label.texture_update()
+    first = label.texture
+    label.text = "1111"
+    label.texture_update()
+    d.note("new_texture", [label.texture is not first, tuple(label.texture.size) == tuple(first.size)])
+    yield from setup_and_pair(d, players=2)
+    ids = race_ids(app)
+    ref = app.f1.ref
+    yield from to_the_finish(d, over=2)
+    yield lambda: app.sm.current == "results" and dashboards_agree(app)
+    seat = ref.stack[-2]["seat"]  # the last car over the line (its End turn closed the race)
+    yield lambda: finisher_shows(app, seat) == "FINISHED"
+    rids = app.screen("results").ids
+    undos = lambda: sum(1 for e in ref.entries if e.get("t") == "undo")  # noqa: E731
+    d.note("over", {"live": [n for n, a in app.f1.view.actions().items() if a.live], "undos": undos(),
+                    "button": [rids.undo_last.text, rids.undo_last.live, rids.undo_last.opacity],
+                    "over": ref.race.over[seat], "shows": finisher_shows(app, seat)})
+    click(rids.undo_last)  # a double tap, 80 ms apart
+    yield 0.08
+    click(rids.undo_last)
+    yield 0.1
+    from companion.widgets import Confirm
+
+    from kivy.core.window import Window
+
+    asked = [w for w in Window.children if isinstance(w, Confirm)]
+    d.note("asked", {"questions": [w.question for w in asked], "undos": undos(), "screen": app.sm.current})
+    yes = button(app.popup, "Undo")
+    click(yes)  # Yes, a double tap: the second lands on the race screen, just come back
+    yield 0.08
+    click(yes)
+    yield 0.2
+    yield lambda: dashboards_agree(app)
+    d.note("back", {"screen": app.sm.current, "undos": undos(), "over": ref.race.game_over, "seat": ref.seat,
+                    "phase": app.f1.view.phase(), "message": ids.message.text, "turn": ids.turn.text,
+                    "live": sorted(n for n in ACTION_IDS if getattr(ids, n).live)})
+    yield app.f1.ready
+    yield 0.6  # a deliberate Undo comes after a look at the screen
+    click(ids.undo)  # the finish itself, a double tap
+    yield 0.08
+    click(ids.undo)
+    yield 0.2
+    yield lambda: dashboards_agree(app)
+    yield lambda: finisher_shows(app, seat) != "FINISHED"
+    car = ref.race.cars[seat]
+    d.note("finish_undone", {"undos": undos(), "laps_left": car.laps_left, "status": car.status,
+                             "over": ref.race.over[seat], "message": ids.message.text, "phase": app.f1.view.phase(),
+                             "shows": finisher_shows(app, seat), "finish_live": ids.finish.live})
+    d.shot("undo-over-race")
+    yield 0.6
+    yield tap(ids.finish)
+    yield tap(button(ids.speeds, "5"))
+    yield tap(ids.end)
+    yield lambda: app.sm.current == "results" and dashboards_agree(app)
+    d.note("again", {"over": ref.race.over[seat], "game_over": ref.race.game_over,
+                     "shows": finisher_shows(app, seat)})
+
+
+ACTION_IDS = ("corner", "block", "pit", "lap", "finish", "end", "undo")
+
+
 def play_then_idle(d):
     """Mid-race, then wait to be killed: the test SIGKILLs the app."""
     app = d.app
@@ -827,7 +926,7 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
-SCENARIOS = {"sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+SCENARIOS = {"undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes}
 
 

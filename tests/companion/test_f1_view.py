@@ -277,5 +277,29 @@ def test_nothing_is_live_once_the_race_is_over(tmp_path):
     view = new_view(tmp_path, names=("Ann", "Bob"))
     race_to_the_finish(view, over=1)
     assert view.speed_choices() == [] and view.hold_choices() == []
-    assert view.undo() is None and view.message == "the race is over"
+    assert view.set_speed(20) is None and view.message == "the race is over"
+    assert [n for n, a in view.actions().items() if a.live] == ["undo"]  # a wrong last move can be taken back
     assert "after 3 rounds" in view.status_line()
+
+
+def test_a_wrong_last_finish_is_undone_and_finished_again(tmp_path):
+    """Issue 13 (follow-up): once the last car had finished, Undo was off like every race action, so a Finish
+    with the wrong spaces over the line could not be taken back. Fails on the old main."""
+    view = new_view(tmp_path, names=("Ann", "Bob"))
+    race_to_the_finish(view, over=1)
+    last = view.ref.stack[-2]
+    who = view.race.names[last["seat"]]
+    assert last["t"] == "lap" and view.race.over[last["seat"]] == 1 and view.over()
+    token = view.actions()["undo"].token
+    assert view.undo(token=token) is not None and not view.over()
+    assert view.message == "Undone: %s: end of turn" % who
+    assert view.undo(token=token) is None and view.message == "already done"  # the double tap
+    assert view.phase() == "finish" and view.active() == last["seat"]
+    assert view.heading().startswith("Round 3 of ") and "Race over" not in view.status_line()
+    assert view.undo(token=view.actions()["undo"].token) is not None
+    assert view.message == "Undone: %s: crossed the line, 1 over" % who
+    assert view.active_car().laps_left == 1 and view.actions()["finish"].live
+    assert view.finish(4, token=view.actions()["finish"].token) is not None
+    assert view.end_turn(token=view.actions()["end_turn"].token) is not None
+    assert view.over() and view.race.over[last["seat"]] == 4
+    assert [r[3] for r in view.results() if r[1] == who] == ["finished, 4 spaces over the line"]

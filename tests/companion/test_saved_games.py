@@ -74,6 +74,27 @@ def test_a_finished_race_is_listed_finished_with_its_rounds(data, tmp_path):
     assert storage.game_in_progress() is None  # never offered as "in progress"
 
 
+def test_a_finished_race_undone_is_in_progress_again(data):
+    """Issue 13 (follow-up): a finished race whose last move is undone is "in progress" again, in the list and
+    for Resume, after the app is gone; finished again, it is listed finished. Fails on the old main (no undo once
+    the race was over)."""
+    path = new_game(["Ann", "Bob"], 1_000_000)
+    view = f1_view.RaceView(Referee.open(path))
+    race_to_the_finish(view, over=1)
+    view.ref.close()
+    assert storage.saved_games(data)[0].finished
+    view = f1_view.RaceView(Referee.open(path))  # opened from the list, to its results: Undo there
+    assert view.undo() is not None
+    view.ref.close()
+    game = storage.saved_games(data)[0]
+    assert not game.finished and game.round == 3 and "round 3, in progress" in game.text()
+    assert storage.game_in_progress() == (path, None)
+    view = f1_view.RaceView(Referee.open(path))
+    view.end_turn()
+    view.ref.close()
+    assert storage.saved_games(data)[0].finished and storage.game_in_progress() is None
+
+
 def test_a_damaged_save_is_listed_with_its_error_and_the_rest_still_work(data):
     good = new_game(["Ann", "Bob"], 1_000_000)
     bad = new_game(["Cat", "Dan"], 2_000_000)

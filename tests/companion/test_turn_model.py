@@ -308,14 +308,14 @@ def test_the_end_of_a_race_is_a_state(tmp_path):
     assert view.over() and view.phase() == "over"
     acts = view.actions()
     assert sorted(acts) == sorted(turn.ACTIONS)
-    assert not any(a.live for a in acts.values())
-    assert {a.reason for a in acts.values()} == {"the race is over"}
+    assert [n for n, a in acts.items() if a.live] == ["undo"]  # only Undo: a wrong last move is taken back
+    assert {a.reason for n, a in acts.items() if n != "undo"} == {"the race is over"}
     assert not any(o.live for o in view.speed_options() + view.block_options() + view.hold_options())
     winner = view.race.names[0]
     assert view.status_line() == "Race over after 3 rounds: %s wins." % winner
     assert "Round 4" not in view.status_line() and view.heading() == "Race over after 3 rounds"
-    for doing in (lambda: view.set_speed(20), view.end_turn, view.undo, view.pit, view.roll_corner):
-        assert doing() is None
+    for doing in (lambda: view.set_speed(20), view.end_turn, view.pit, view.roll_corner, lambda: view.finish(1)):
+        assert doing() is None and view.message == "the race is over"
     assert view.last_roll_text() == "" and view.pit_card_text() == ""
 
 

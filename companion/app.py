@@ -407,7 +407,7 @@ class CompanionApp(App):
             card.add_widget(_wrapped("Needs a Pico: this tablet cannot run virtual dashboards (nor phones)",
                                      color=theme.WARN))
         else:
-            card.add_widget(_wrapped("On this tablet's screen: everyone at the table sees its cards",
+            card.add_widget(_wrapped("On this tablet's screen: its cards covered, shown while a finger is held on them",
                                      color=theme.WARN))
             if self.phones is not None and self.phones.ready():
                 other = RaceButton(text="Use a phone", font_size=font(theme.SMALL + 1), bold=False,
@@ -445,7 +445,7 @@ class CompanionApp(App):
 
     def give_virtual(self, seat, place=None):
         """A virtual dashboard for this seat, started now: on this tablet's screen (chosen deliberately: the
-        table sees its cards) unless place says phone."""
+        table could look when its player does) unless place says phone."""
         msg = self.screen("pairing").ids.pair_message
         ref, seats = self._pairing()
         dev = ref.pairs.get(seat)
@@ -461,7 +461,8 @@ class CompanionApp(App):
         self.bridge.push()
         if (place or TABLET) == TABLET:
             names = {s: n for s, n, *_ in seats}
-            msg.text = "%s's dashboard is on this tablet: everyone at the table can see its cards." % names[seat]
+            msg.text = ("%s's dashboard is on this tablet: its cards are covered; %s holds a finger on them to look, "
+                        "so the table may see them too." % (names[seat], names[seat]))
         self.sync_phones()
         self.refresh_pairing(force=True)
 

@@ -167,6 +167,7 @@ class F5Controller:
         """From the pairing screen to the table: the players' cars still without one get a virtual dashboard."""
         self.app.give_the_rest()
         self.app.sm.current = "f5table"
+        self.since_auto = None  # the table is shown for a whole AUTO_S before the tablet plays on
         self.refresh(force=True)
 
     def leave(self):
@@ -191,7 +192,8 @@ class F5Controller:
         if self.app.sm.current == "pairing":
             self.app.refresh_pairing()
             return  # the game starts when the players have their dashboards
-        self.since_auto += dt
+        # The first frame's dt is the time the table took to open (dashboards starting): it counts for nothing.
+        self.since_auto = 0.0 if self.since_auto is None else self.since_auto + dt
         if ref.tablet_plays() and self.since_auto >= self.auto_s:
             self.since_auto = 0.0
             ref.auto_move()

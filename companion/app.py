@@ -501,14 +501,12 @@ class CompanionApp(App):
         for g in games:
             players = ("Formula 5: " if g.game == "F5" else "") + (", ".join(g.players) or "players unknown")
             if g.error:
-                state, detail = "DAMAGED", "Cannot be opened: %s" % g.error
+                detail = "Cannot be opened: %s" % g.error
             elif g.finished:
-                state = "FINISHED"
                 detail = "%d rounds  ·  last played %s" % (g.round, when_text(g.last_played))
             else:
-                state = "IN PROGRESS"
                 detail = "round %d  ·  last played %s" % (g.round, when_text(g.last_played))
-            row = SavedGameRow(path=g.path, players=players, detail=detail, state=state,
+            row = SavedGameRow(path=g.path, players=players, detail=detail, state=g.label(),
                                finished=bool(g.finished), error=g.error or "")
             if g.game == "F5" and g.finished:
                 row.ids.open.disabled = True  # a finished Formula 5 game has no results screen

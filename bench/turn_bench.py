@@ -19,7 +19,7 @@ def view_ms_per_decision(turns=240):
     from shared_rules.rng import Rng
 
     from companion.f1.referee import Referee
-    from companion.f1.ui_logic import RaceView
+    from companion.f1.view import RaceView
 
     work = tempfile.mkdtemp(prefix="f1turn-")
     ref = Referee.new(os.path.join(work, "g.db"), ["A", "B", "C", "D", "E", "F"], 5, seed=SEED)

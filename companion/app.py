@@ -1,12 +1,12 @@
 """The Kivy app's shell, both games': setup, pairing, saved games, navigation, the link and the Clock.
 
-Each game's screens are in its folder: Formula 1's race, results and history in companion/f1/screens.py (mixed
-in as RaceScreens), Formula 5's in companion/f5/screens.py (its F5Controller takes the Clock while it plays).
+Each game is a folder with a controller the app holds: Formula 1's F1Controller (companion/f1/screens.py: its
+setup form, race, results and history) from the start, Formula 5's F5Controller (companion/f5/screens.py) while
+it is chosen; the game played gets the Clock tick after the link is polled.
 
-Thin on purpose: rules and bookkeeping are in companion.f1.referee, what the screens show is in
-companion.f1.ui_logic, the look is companion.theme, the link runs on the transport's threads and reaches us
-through LinkBridge.poll() on the Clock. Nothing here blocks: the game log
-appends are single small SQLite transactions.
+Thin on purpose: rules and bookkeeping are in each game's referee, what the screens show in its view.py, the
+look is companion.theme, the link runs on the transport's threads and reaches us through LinkBridge.poll() on
+the Clock. Nothing here blocks: the game log appends are single small SQLite transactions.
 
 Navigation: Back (Escape, Android's Back) goes back one screen; leaving a race, starting a new one over it and
 quitting are asked first; nothing quits without asking.
@@ -26,36 +26,21 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
-from kivy.uix.textinput import TextInput
-
-from shared_rules.errors import RuleError
 
 from companion import storage, theme
 from companion import virtual as virtual_mod
 from companion.f1 import screens as f1_screens
-from companion.f1 import ui_logic
 from companion.link_bridge import LinkBridge
 from companion.phones.seats import PHONE, TABLET  # the server and QR codes are imported when there are phones
-from companion.eventlog import LogError
-from companion.f1.referee import Referee
-from companion.f1.track import TrackError
 from companion.transport import Transport, on_android
 from companion.widgets import (  # noqa: F401  (the kv files use some)
-    CarPanel,
     Confirm,
-    Dice,
-    DieFace,
-    Gauge,
-    MarkerSwatch,
     OledView,
     paint,
     RaceButton,
     SavedGameRow,
-    SpeedKey,
     ToggleRaceButton,
-    TurnChart,
     VirtualDash,
-    MARKERS,
 )
 
 Builder.load_file(os.path.join(os.path.dirname(__file__), "theme.kv"))  # before companion.kv, which uses it
@@ -80,38 +65,23 @@ class SavedGamesScreen(Screen):
     pass
 
 
-class CompanionApp(f1_screens.RaceScreens, App):
+class CompanionApp(App):
     title = "Formula 1 companion"
     scale = NumericProperty(1.0)  # theme sizes for this window (companion/theme.py scale_for)
 
     def __init__(self, transport=None, ports=None, **kw):
         super().__init__(**kw)
-        self.form = ui_logic.SetupForm()
-        self.ref = None
-        self.view = None
         self.ports = ports
         self.transport = transport
         self.bridge = None
-        self.path = None
         self.chosen_dev = None
-        self.picker = "speed"
-        self.rows_sig = None
-        self.car_rows = []  # CarPanel widgets, in turn order
-        self.speed_keys = []  # the 17 SpeedKeys, 0..160, made once
         self.found_sig = None
-        self.oleds = {}  # dev -> the OledView showing it (one: the race screen's dashboard pane)
-        self.dash_dev = None  # the virtual dashboard shown on the race screen
-        self.dash_sig = None
-        self.choices_sig = None  # what the corner and lane buttons were made for
-        self.rolling = 0
-        self.locked_until = 0.0  # taps on race actions wait until then (the turn has just passed) ...
-        self.locked_frames = 0  # ... and until that many frames have been shown
-        self.seat_shown = None
         self.came_from = {}  # screen -> the screen Back returns to
         self.popup = None  # the open Confirm, if any
         self.saved_list = []
         self.saved_path = None
         self.first_frame = None  # set when the setup screen has been drawn once (cold start figure)
+        self.f1 = f1_screens.F1Controller(self)  # Formula 1: what the setup screen sets up, and its race
         self.f5 = None  # while Formula 5 is chosen: its screens' controller (companion/f5/screens.py)
         self.phones = None  # the phones' web server (companion/phones), with virtual dashboards to serve
 
@@ -129,16 +99,13 @@ class CompanionApp(f1_screens.RaceScreens, App):
 
         f5_screens.add_screens(sm)
         self.sm = sm
-        self._fill_setup()
-        self._make_race_controls()
+        self.f1.fill_setup()
+        self.f1.make_race_controls()
         return sm
 
     def _resize(self, _w, size):
-        self.scale = theme.scale_for(*size)
-        # The kv rules follow app.scale; what Python made (choices, tabs) is made again at the new size.
-        self.choices_sig = self.dash_sig = None
-        if getattr(self, "sm", None) is not None and self.sm.current == "race":
-            self.refresh_race(force=True)
+        self.scale = theme.scale_for(*size)  # the kv rules follow app.scale; what Python made is made again
+        self.f1.resized()
 
     def on_start(self):
         if self.ports is None:
@@ -182,8 +149,23 @@ class CompanionApp(f1_screens.RaceScreens, App):
             self.transport.stop()
         if self.ports is not None and hasattr(self.ports, "stop"):
             self.ports.stop()
-        if self.ref is not None:
-            self.ref.close()
+        self.f1.close()
+
+    def tick(self, dt):
+        if self.bridge is None:
+            return
+        self.bridge.poll()
+        self._game().tick(dt)
+
+    def show_link_error(self, label):
+        """The link's newest error, if there is one, on `label` (the game screen's message line); older ones go."""
+        if self.bridge.errors:
+            label.text = self.bridge.errors.pop()
+            self.bridge.errors.clear()
+
+    def _game(self):
+        """The controller of the game being played: Formula 5's while it is chosen, else Formula 1's."""
+        return self.f5 if self.f5 is not None else self.f1
 
     def screen(self, name):
         return self.sm.get_screen(name)
@@ -193,11 +175,11 @@ class CompanionApp(f1_screens.RaceScreens, App):
         if name in ("history", "results", "saved", "pairing") and current != name:
             self.came_from[name] = current
         if name == "history":
-            self._fill_history()
+            self.f1.fill_history()
         elif name == "results":
-            self._fill_results()
+            self.f1.fill_results()
         elif name == "race":
-            self.refresh_race(force=True)
+            self.f1.refresh_race(force=True)
         elif name == "pairing":
             self.refresh_pairing(force=True)
         elif name == "saved":
@@ -254,8 +236,8 @@ class CompanionApp(f1_screens.RaceScreens, App):
             self.f5.close()  # back to Formula 5's setup; the game stays saved (its Resume offers it)
             self.f5.open_setup()
         elif current in ("results", "history", "saved", "pairing"):
-            target = self.came_from.get(current) or ("race" if self.view is not None else "setup")
-            if target == "race" and self.view is None:
+            target = self.came_from.get(current) or ("race" if self.f1.view is not None else "setup")
+            if target == "race" and self.f1.view is None:
                 target = "setup"
             if current == "pairing" and target != "race":
                 self.new_game()  # the race was never started: back to setup, its game stays saved
@@ -299,22 +281,6 @@ class CompanionApp(f1_screens.RaceScreens, App):
         ids.resume_note.text = "%s  ·  round %d  ·  %s" % (
             ", ".join(newest.players), newest.round, when_text(newest.last_played))
 
-    def _fill_setup(self):
-        ids = self.screen("setup").ids
-        ids.names.clear_widgets()
-        for i in range(self.form.count):
-            ti = TextInput(text=self.form.names[i], multiline=False, write_tab=False)
-            ti.bind(text=lambda w, v, i=i: self.form.names.__setitem__(i, v))
-            ids.names.add_widget(ti)
-        ids.count.text = str(self.form.count)
-        ids.laps.text = str(self.form.laps)
-        if not ids.variants.children:
-            for flag, _name, text in ui_logic.VARIANTS:
-                tb = ToggleRaceButton(text=text, bold=False, shorten=False, max_lines=2,  # words wrap, never cut
-                                      font_size=theme.font(theme.SMALL + 2, self.scale))
-                tb.bind(state=lambda w, v, flag=flag: self.form.toggle(flag, v == "down"))
-                ids.variants.add_widget(tb)
-
     def f5_open(self):
         """The game choice: Formula 5 has screens of its own (companion/f5/screens.py)."""
         from companion.f5.screens import F5Controller
@@ -322,84 +288,14 @@ class CompanionApp(f1_screens.RaceScreens, App):
         self.f5 = F5Controller(self)
         self.f5.open_setup()
 
-    def setup_count(self, d):
-        self.form.set_count(self.form.count + d)
-        self._fill_setup()
-
-    def setup_track(self):
-        self.screen("setup").ids.track.text = "Track: %s" % self.form.next_track()
-
-    def setup_laps(self, d):
-        self.form.set_laps(self.form.laps + d)
-        self._fill_setup()
-
-    def start_game(self, seed=None):
-        if seed is None and os.environ.get("F1_COMPANION_SEED"):
-            seed = int(os.environ["F1_COMPANION_SEED"])  # a reproducible game (tests, demonstrations)
-        path = storage.new_game_path()
-        try:
-            ref = self.form.start(path, seed=seed)
-        except (RuleError, TrackError, LogError) as e:
-            self.screen("setup").ids.setup_message.text = str(e)
-            return
-        self._open(ref, path)
-        self.screen("pairing").ids.roll.text = ui_logic.seat_roll_text(ref.race)
-        self.came_from["pairing"] = "setup"
-        self.refresh_pairing(force=True)
-        self.sm.current = "pairing"
-
-    def _open_file(self, path, says):
-        """Open the saved game at `path` (True), or put why it cannot be opened on the label `says` (False)."""
-        try:
-            ref = Referee.open(path)
-        except LogError as e:
-            says.text = str(e)
-            return False
-        self._open(ref, path)
-        return True
-
-    def resume_game(self, path=None):
-        path = path or self.saved_path
-        if not self._open_file(path, self.screen("setup").ids.resume_note):
-            return
-        ref = self.ref
-        for dev in ref.pairs.values():
-            if virtual_mod.is_virtual(dev):
-                self._virtual(dev)
-        self.sync_phones()  # the same addresses on the same port: the phones find their seats again
-        self.show("race")
-
-    def ask_new_game(self):
-        if self.view is not None and not self.view.over():
-            self.confirm("Start a new race? This one stays saved: continue it from Saved games.", self.new_game,
-                         yes="New race")
-        else:
-            self.new_game()
-
     def new_game(self, then="setup"):
         """Close the open game (it stays saved) and go to `then` (setup, or the saved games)."""
-        if self.ref is not None:
-            self.ref.close()
-        self.ref = self.view = None
+        self.f1.close()
         if self.bridge is not None:
             self.bridge.attach(None)
         self.close_dashboards()
         self.came_from.clear()
         self.show(then)
-
-    def _open(self, ref, path):
-        self.close_dashboards()  # an earlier game's virtual dashboards are never this game's
-        self.ref, self.path = ref, path
-        self.view = ui_logic.RaceView(ref, self.bridge)
-        self.bridge.attach(ref)
-        self.rows_sig = None
-        self.seat_shown = None
-        self.dash_dev = None
-        self.picker = "speed"
-        self.car_rows = []
-        self.choices_sig = None
-        if self.need_phones() is not None:
-            self.phones.open_game(storage.dashboards_dir(path))
 
     def close_dashboards(self):
         """The open game's virtual dashboards stop and its phones are told; their state stays with it."""
@@ -414,17 +310,14 @@ class CompanionApp(f1_screens.RaceScreens, App):
     # deliberately one on this tablet's screen, which the whole table can see.
     def _pairing(self):
         """The open game's referee and its seats: [(seat, name, colour name, rgba, ink)]."""
-        if self.f5 is not None:
-            return self.f5.ref, self.f5.pairing_seats()
-        race = self.ref.race
-        return self.ref, [(seat, race.names[seat], colour, ui_logic.RGBA[colour], ui_logic.INK[colour])
-                          for seat, colour in enumerate(race.colours)]
+        game = self._game()
+        return game.ref, game.pairing_seats()
 
     def _game_path(self):
-        return self.f5.path if self.f5 is not None else self.path
+        return self._game().path
 
     def _virtual_dev(self, seat):
-        return ("f5-virtual-%d" if self.f5 is not None else "virtual-%d") % (seat + 1)
+        return self._game().VIRTUAL_DEV % (seat + 1)
 
     def _virtual(self, dev):
         if self.ports is None or not hasattr(self.ports, "add"):
@@ -514,7 +407,7 @@ class CompanionApp(f1_screens.RaceScreens, App):
             card.add_widget(_wrapped("Needs a Pico: this tablet cannot run virtual dashboards (nor phones)",
                                      color=theme.WARN))
         else:
-            card.add_widget(_wrapped("On this tablet's screen: everyone at the table sees its cards",
+            card.add_widget(_wrapped("On this tablet's screen: its cards covered, shown while a finger is held on them",
                                      color=theme.WARN))
             if self.phones is not None and self.phones.ready():
                 other = RaceButton(text="Use a phone", font_size=font(theme.SMALL + 1), bold=False,
@@ -552,7 +445,7 @@ class CompanionApp(f1_screens.RaceScreens, App):
 
     def give_virtual(self, seat, place=None):
         """A virtual dashboard for this seat, started now: on this tablet's screen (chosen deliberately: the
-        table sees its cards) unless place says phone."""
+        table could look when its player does) unless place says phone."""
         msg = self.screen("pairing").ids.pair_message
         ref, seats = self._pairing()
         dev = ref.pairs.get(seat)
@@ -568,7 +461,8 @@ class CompanionApp(f1_screens.RaceScreens, App):
         self.bridge.push()
         if (place or TABLET) == TABLET:
             names = {s: n for s, n, *_ in seats}
-            msg.text = "%s's dashboard is on this tablet: everyone at the table can see its cards." % names[seat]
+            msg.text = ("%s's dashboard is on this tablet: its cards are covered; %s holds a finger on them to look, "
+                        "so the table may see them too." % (names[seat], names[seat]))
         self.sync_phones()
         self.refresh_pairing(force=True)
 
@@ -589,11 +483,13 @@ class CompanionApp(f1_screens.RaceScreens, App):
                 self.give_virtual(seat, place=self._place(seat))
 
     def start_race(self):
-        if self.f5 is not None:
-            self.f5.begin()
-            return
-        self.give_the_rest()
-        self.show("race")
+        self._game().begin()
+
+    def press(self, dev, button):
+        """A tap on a virtual dashboard's button drawn on this tablet (either game's)."""
+        d = self.ports.virtual.get(dev) if self.ports is not None and dev else None
+        if d is not None:
+            d.tap(button)
 
     # ---- results, history, saved games -------------------------------------------------------------------
     def _fill_saved(self):
@@ -605,14 +501,12 @@ class CompanionApp(f1_screens.RaceScreens, App):
         for g in games:
             players = ("Formula 5: " if g.game == "F5" else "") + (", ".join(g.players) or "players unknown")
             if g.error:
-                state, detail = "DAMAGED", "Cannot be opened: %s" % g.error
+                detail = "Cannot be opened: %s" % g.error
             elif g.finished:
-                state = "FINISHED"
                 detail = "%d rounds  ·  last played %s" % (g.round, when_text(g.last_played))
             else:
-                state = "IN PROGRESS"
                 detail = "round %d  ·  last played %s" % (g.round, when_text(g.last_played))
-            row = SavedGameRow(path=g.path, players=players, detail=detail, state=state,
+            row = SavedGameRow(path=g.path, players=players, detail=detail, state=g.label(),
                                finished=bool(g.finished), error=g.error or "")
             if g.game == "F5" and g.finished:
                 row.ids.open.disabled = True  # a finished Formula 5 game has no results screen
@@ -631,9 +525,9 @@ class CompanionApp(f1_screens.RaceScreens, App):
             return
         if not game.finished:
             self.came_from.clear()
-            self.resume_game(path)
+            self.f1.resume(path)
             return
-        if self._open_file(path, self.screen("saved").ids.saved_message):
+        if self.f1.open_file(path, self.screen("saved").ids.saved_message):
             self.show("results")
 
     def ask_delete_saved(self, path):

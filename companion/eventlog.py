@@ -117,12 +117,17 @@ class EventLog:
 
 
 def open_saved(game_class, path):
-    """game_class(log, entries) for the game saved at `path`; the log is closed again if the game refuses it."""
+    """game_class(log, entries) for the game saved at `path`, whose log must open with the setup of a game of
+    game_class.GAME (game_class.TITLE names it); the log is closed again if it does not, or the game refuses it."""
     if not os.path.exists(path):
         raise LogError("no saved game at %s" % path)
     log = EventLog(path)
     try:
-        return game_class(log, log.entries())
+        entries = log.entries()
+        first = entries[0] if entries else None
+        if not isinstance(first, dict) or first.get("t") != "game" or first.get("game") != game_class.GAME:
+            raise LogError("%s is not a %s game log" % (path, game_class.TITLE))
+        return game_class(log, entries)
     except LogError:
         log.close()
         raise

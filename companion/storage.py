@@ -7,9 +7,10 @@ per-user data folder (~/.local/share/formula1-companion on Linux, the app's priv
 import os
 import time
 
-from companion.eventlog import LogError
+from companion.eventlog import EventLog, LogError
 
 APP = "formula1-companion"
+OLDER_VERSION = "saved by an older version"  # how companion/f1/referee.py starts the reason an old log is refused
 
 
 def data_dir():
@@ -92,6 +93,12 @@ class SavedGame:
                                                        "finished" if self.finished else "in progress",
                                                        ", " + self.error if self.error else "")
 
+    def label(self):
+        """The word the saved-games screen shows beside it."""
+        if self.error:
+            return "OLDER VERSION" if self.error.startswith(OLDER_VERSION) else "DAMAGED"
+        return "FINISHED" if self.finished else "IN PROGRESS"
+
     def title(self):
         game = {"F1": "Formula 1", "F5": "Formula 5"}.get(self.game, "A game")
         who = ", ".join(self.players) if self.players else "players unknown"
@@ -139,6 +146,20 @@ def _signature(path):
     return tuple(sig)
 
 
+def _players_in_log(path, game):
+    """The names in a game log's first entry, for a game that cannot be opened ([] if even that cannot be read)."""
+    try:
+        log = EventLog(path)
+        try:
+            first = log.entries()[0]
+        finally:
+            log.close()
+        names = first["setup"]["names"] if game == "F1" else first["names"]
+        return [n for n in names if isinstance(n, str)] if isinstance(names, list) else []
+    except Exception:  # noqa: BLE001  (damaged past its first entry, or not ours: the list says "players unknown")
+        return []
+
+
 def _read_f1(path):
     from companion.f1.referee import Referee
 
@@ -172,7 +193,7 @@ def saved_game(path, game):
         game, players, rnd, finished = (_read_f1 if game == "F1" else _read_f5)(path)
         error = ""
     except LogError as e:
-        players, rnd, finished, error = [], 0, False, error_words(e, path)
+        players, rnd, finished, error = _players_in_log(path, game), 0, False, error_words(e, path)
     except Exception as e:  # noqa: BLE001  (a file the app did not write: named in the list, nothing else breaks)
         players, rnd, finished, error = [], 0, False, error_words("not a saved game (%s)" % e, path)
     sg = SavedGame(path, game, players, rnd, _last_played(path), finished, error)

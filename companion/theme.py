@@ -9,8 +9,6 @@ The look is a pit wall at night: asphalt-dark panels, white figures, kerb red fo
 what needs attention.
 """
 
-from kivy.metrics import dp, sp
-
 # ---- palette (RGBA, 0..1) ---------------------------------------------------------------------------
 BG = (0.07, 0.075, 0.085, 1)  # asphalt
 PANEL = (0.13, 0.14, 0.16, 1)  # a car's panel, a card
@@ -32,6 +30,21 @@ OLED_ON = (0.55, 0.85, 1.0, 1)  # the SSD1306's lit pixels, as the real one glow
 OLED_OFF = (0.01, 0.02, 0.04, 1)
 CHART_BG = (0.10, 0.11, 0.13, 1)  # charts: dark, so that yellow and white lines read
 CHART_GRID = (0.28, 0.30, 0.34, 1)
+
+# The cars, both games' (Formula 1's six, Formula 5's five), by their colour's name, and a text colour readable
+# on each. The presenters (f1/view.py, f5/view.py) and the phones' pages read these without loading Kivy.
+CAR_RGBA = {
+    "yellow": (0.98, 0.82, 0.10, 1),
+    "orange": (0.98, 0.50, 0.08, 1),
+    "green": (0.15, 0.65, 0.25, 1),
+    "red": (0.85, 0.12, 0.12, 1),
+    "black": (0.08, 0.08, 0.08, 1),
+    "blue": (0.15, 0.35, 0.90, 1),
+    "white": (0.92, 0.92, 0.92, 1),
+}
+BLACK_INK, WHITE_INK = (0, 0, 0, 1), (1, 1, 1, 1)
+CAR_INK = {"yellow": BLACK_INK, "orange": BLACK_INK, "green": WHITE_INK, "red": WHITE_INK, "black": WHITE_INK,
+           "blue": WHITE_INK, "white": BLACK_INK}
 
 # Link states as the race screen colours them.
 LINK = {"connected": GO, "silent": WARN, "lost": BAD, "none": MUTED}
@@ -57,16 +70,26 @@ def scale_for(width, height):
     return max(0.55, min(2.0, width / float(BASE_W), height / float(BASE_H)))
 
 
+# kivy.metrics is imported where a size is worked out, not at the top: the palette above is read by code that
+# never loads Kivy (the presenters, which tests drive without a window).
+
+
 def font(size, scale):
     """A type-scale size (sp at scale 1) in pixels for this window."""
+    from kivy.metrics import sp
+
     return sp(size) * scale
 
 
 def space(size, scale):
     """A spacing (dp at scale 1) in pixels for this window."""
+    from kivy.metrics import dp
+
     return dp(size) * scale
 
 
 def touch(scale):
     """The touch-target height in pixels for this window."""
+    from kivy.metrics import dp
+
     return max(TOUCH_MIN_PX, dp(TOUCH) * scale)

@@ -1,23 +1,16 @@
-"""Kivy widgets the screens share: buttons, gauges, a car's panel, an OLED view, the dice, the charts.
+"""Kivy widgets both games' screens use: buttons, the OLED view, a virtual dashboard, a question, a saved game.
 
+Formula 1's race widgets (dice, speed keys, gauges, car panel, charts) are in companion/f1/widgets.py.
 Styles live in companion/theme.kv (sizes and colours from companion.theme)."""
 
-import math
-import os
-import random
-import struct
-import wave
-
-from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.factory import Factory
-from kivy.graphics import Color, Line, Rectangle
+from kivy.graphics import Color, Rectangle
 from kivy.graphics.texture import Texture
-from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.behaviors import ToggleButtonBehavior
 from kivy.uix.button import Button
-from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
@@ -38,6 +31,30 @@ def oled_rows(image):
     return rows
 
 
+# ---- a new texture for every new text ------------------------------------------------------------------------
+# Kivy draws a label's new text into the texture it already has when the size is the same. Mesa's software
+# renderer (llvmpipe: the offscreen window of the tests and benches, a Pi without its GPU driver) then stalls for
+# the frame that still draws from that texture: about 10 ms of CPU for each label changed, where a new texture
+# costs a fraction of a millisecond; a tap on the race screen changes four. So every text gets a new texture (a
+# GPU driver does not mind either way). Likewise the OLED view takes a new texture for each frame it shows.
+_kivy_text_refresh = CoreLabel.refresh
+
+
+def _refresh_into_a_new_texture(self):
+    self.texture = None
+    _kivy_text_refresh(self)
+
+
+CoreLabel.refresh = _refresh_into_a_new_texture
+
+
+def _oled_texture():
+    texture = Texture.create(size=(W, H), colorfmt="luminance")
+    texture.mag_filter = "nearest"
+    texture.min_filter = "nearest"
+    return texture
+
+
 class OledView(Widget):
     """A virtual dashboard's OLED, drawn from its pages at the largest whole-number scale that fits (every
     firmware pixel is k x k screen pixels, none uneven), centred; redrawn only when its frame counter moves.
@@ -54,9 +71,7 @@ class OledView(Widget):
     def __init__(self, **kw):
         super().__init__(**kw)
         self.shown_image = bytes(W * H // 8)
-        self.texture = Texture.create(size=(W, H), colorfmt="luminance")
-        self.texture.mag_filter = "nearest"
-        self.texture.min_filter = "nearest"
+        self.texture = _oled_texture()
         with self.canvas:
             self.ink = Color(*theme.OLED_ON)
             self.rect = Rectangle(texture=self.texture)
@@ -80,8 +95,9 @@ class OledView(Widget):
         self.frame = frame
         self.shown_image = bytes(image)  # what the texture holds (tests compare it with the drawn pixels)
         data = b"".join(reversed(oled_rows(image)))  # a texture's first row is the bottom one
+        self.texture = _oled_texture()  # not the one the last frame drew (see _refresh_into_a_new_texture)
         self.texture.blit_buffer(data, colorfmt="luminance", bufferfmt="ubyte")
-        self.canvas.ask_update()
+        self.rect.texture = self.texture
         return 1
 
     def on_touch_down(self, touch):
@@ -103,79 +119,6 @@ class OledView(Widget):
             self.peeking = False
 
 
-class Dice(BoxLayout):
-    """Two large dice that tumble for `ROLL_S`, then settle on the thrown faces; a rattle plays meanwhile."""
-
-    faces = ListProperty([0, 0])
-    ROLL_S = 0.8
-    sound = None
-
-    def roll(self, dice, done=None):
-        if not dice:
-            self.faces = [0, 0]
-            if done:
-                done()
-            return
-        self._play()
-        steps = {"n": 0}
-        total = int(self.ROLL_S / 0.06)
-
-        def tumble(_dt):
-            steps["n"] += 1
-            if steps["n"] >= total:
-                self.faces = list(dice)
-                if done:
-                    done()
-                return False
-            self.faces = [random.randint(1, 6), random.randint(1, 6)]
-            return True
-
-        Clock.schedule_interval(tumble, 0.06)
-
-    def _play(self):
-        snd = Dice.sound
-        if snd is None:
-            try:
-                from kivy.core.audio import SoundLoader
-
-                snd = Dice.sound = SoundLoader.load(rattle_wav()) or False
-            except Exception:  # no audio device: the dice still tumble
-                snd = Dice.sound = False
-        if snd:
-            snd.stop()
-            snd.play()
-
-
-def rattle_wav():
-    """A short dice rattle, synthesised once into the user's cache (no binary files in the repo)."""
-    from companion.storage import data_dir
-
-    path = os.path.join(data_dir(), "dice.wav")
-    if os.path.exists(path):
-        return path
-    rate = 22050
-    rng = random.Random(7)
-    frames = bytearray()
-    for i in range(int(rate * 0.7)):
-        t = i / rate
-        clack = sum(math.exp(-((t - c) * 300) ** 2) for c in (0.05, 0.18, 0.27, 0.41, 0.5, 0.62))
-        v = int(12000 * clack * (rng.random() * 2 - 1))
-        frames += struct.pack("<h", max(-32767, min(32767, v)))
-    tmp = path + ".tmp"
-    with wave.open(tmp, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(rate)
-        w.writeframes(bytes(frames))
-    os.replace(tmp, path)
-    return path
-
-
-class DieFace(Label):
-    value = NumericProperty(0)
-
-
-
 class RaceButton(Button):
     """A flat button in the theme's colours. `tone` is its colour while live; `token` the action's turn and step
     it was drawn for (the referee refuses a stale one); `reason` why it is off, when it is."""
@@ -186,176 +129,6 @@ class RaceButton(Button):
     # Off but still tappable (a tap says why): drawn dim at the canvas, so that turning a button on or off does
     # not render its text again (Kivy's disabled does, and a tap changes many buttons at once).
     live = BooleanProperty(True)
-
-
-class SpeedKey(RaceButton):
-    """One speed of the picker, always in its own place: the figure, and under it what it costs."""
-
-    value = NumericProperty(0)
-    cost = StringProperty("")
-    spins = BooleanProperty(False)
-    confirm = BooleanProperty(False)  # a speed that spins the car is asked about first
-    picker = StringProperty("speed")  # what a tap sets: speed, hold (blocked, waiting) or block
-    note = StringProperty("")  # a word more from the model ("optional": a blocked car's raise)
-
-
-class Gauge(Widget):
-    """A wear gauge read from across the table: `maximum` segments, `value` of them lit, green to red."""
-
-    value = NumericProperty(0)
-    maximum = NumericProperty(8)
-
-    def __init__(self, **kw):
-        super().__init__(**kw)
-        self.bind(pos=self.redraw, size=self.redraw, value=self.redraw, maximum=self.redraw)
-
-    def segment_colour(self, i):
-        frac = (i + 1) / float(max(1, self.maximum))
-        return theme.GO if frac <= 0.5 else theme.WARN if frac < 0.85 else theme.BAD
-
-    def redraw(self, *_):
-        self.canvas.clear()
-        n = int(self.maximum)
-        if n < 1 or self.width < n:
-            return
-        gap = max(1, int(self.width * 0.03))
-        w = (self.width - gap * (n - 1)) / float(n)
-        with self.canvas:
-            for i in range(n):
-                Color(*(self.segment_colour(i) if i < self.value else theme.BUTTON_OFF))
-                Rectangle(pos=(self.x + i * (w + gap), self.y), size=(w, self.height))
-
-
-class CarPanel(BoxLayout):
-    """One car on the race screen (laid out in theme.kv); app.py sets these from RaceView.rows()."""
-
-    name = StringProperty("")
-    car_rgba = ListProperty([0.5, 0.5, 0.5, 1])
-    car_ink = ListProperty([1, 1, 1, 1])
-    speed = NumericProperty(0)
-    tyre = NumericProperty(0)
-    brake = NumericProperty(0)
-    laps_left = NumericProperty(0)
-    status = StringProperty("")
-    link = StringProperty("none")
-    dev = StringProperty("")
-    active = BooleanProperty(False)
-    seat = NumericProperty(0)
-    shown = ObjectProperty(None, allownone=True)
-
-    def update(self, r):
-        """Touch only what changed (a frame stays short with six cars streaming)."""
-        if r == self.shown:
-            return
-        self.shown = r
-        self.seat = r["seat"]
-        self.name = r["name"]
-        self.car_rgba = list(r["rgba"])
-        self.car_ink = list(r["ink"])
-        self.speed = r["speed"]
-        self.tyre = r["tyre"]
-        self.brake = r["brake"]
-        self.laps_left = r["laps_left"]
-        missed = "missed %d" % r["missed"] if r.get("missed") else ""
-        self.status = "  ".join(t for t in (r["status"], missed) if t)
-        self.link = r["link"]
-        self.dev = r["dev"] or ""
-        self.active = bool(r["active"])
-
-
-# ---- charts: kivy_garden.graph with a line per car told apart by its marker ------------------------------
-
-MARKERS = ("circle", "square", "triangle", "diamond", "cross", "bar")
-
-
-def marker(shape, x, y, r):
-    """The canvas instructions of one marker of `shape` centred at (x, y), radius r."""
-    from kivy.graphics import Ellipse, Quad, Triangle
-
-    if shape == "circle":
-        return [Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r))]
-    if shape == "square":
-        return [Rectangle(pos=(x - r * 0.85, y - r * 0.85), size=(1.7 * r, 1.7 * r))]
-    if shape == "triangle":
-        return [Triangle(points=(x - r, y - r * 0.8, x + r, y - r * 0.8, x, y + r))]
-    if shape == "diamond":
-        return [Quad(points=(x, y - r * 1.1, x + r * 1.1, y, x, y + r * 1.1, x - r * 1.1, y))]
-    if shape == "cross":
-        w = max(1.0, r / 3)
-        return [Line(points=(x - r, y - r, x + r, y + r), width=w), Line(points=(x - r, y + r, x + r, y - r), width=w)]
-    return [Rectangle(pos=(x - r, y - r * 0.35), size=(2 * r, r * 0.7))]
-
-
-def _plot_class():
-    from kivy.graphics import InstructionGroup, RenderContext
-    from kivy_garden.graph import Plot
-
-    class MarkedLinePlot(Plot):
-        """A line with a marker at every turn; `lift` pixels up, so that lines of equal values stay apart."""
-
-        shape = StringProperty("circle")
-        size_px = NumericProperty(5)
-        line_width = NumericProperty(1.6)
-        lift = NumericProperty(0)
-
-        def create_drawings(self):
-            self._grc = RenderContext(use_parent_modelview=True, use_parent_projection=True)
-            self._group = InstructionGroup()
-            self._grc.add(self._group)
-            return [self._grc]
-
-        def draw(self, *args):
-            super().draw(*args)
-            pts = [(x, y + self.lift) for x, y in self.iterate_points()]
-            group = self._group
-            group.clear()
-            group.add(Color(*self.color))
-            flat = [v for p in pts for v in p]
-            if len(flat) >= 4:
-                group.add(Line(points=flat, width=self.line_width))
-            for x, y in pts:
-                for instr in marker(self.shape, x, y, self.size_px):
-                    group.add(instr)
-
-    return MarkedLinePlot
-
-
-_PLOT = [None]
-
-
-def marked_line_plot(**kw):
-    if _PLOT[0] is None:
-        _PLOT[0] = _plot_class()
-    return _PLOT[0](**kw)
-
-
-def nice_step(span, ticks=6):
-    """A tick step of 1, 2 or 5 times a power of ten giving about `ticks` ticks over `span`."""
-    raw = max(span, 1) / float(ticks)
-    mag = 10 ** int(math.floor(math.log10(raw)))
-    for m in (1, 2, 5, 10):
-        if raw <= m * mag:
-            return m * mag
-    return 10 * mag
-
-
-class MarkerSwatch(Widget):
-    """The legend's sample of a car's line: its colour and marker."""
-
-    rgba = ListProperty([1, 1, 1, 1])
-    shape = StringProperty("circle")
-
-    def __init__(self, **kw):
-        super().__init__(**kw)
-        self.bind(pos=self.redraw, size=self.redraw, rgba=self.redraw, shape=self.redraw)
-
-    def redraw(self, *_):
-        self.canvas.clear()
-        cy = self.center_y
-        self.canvas.add(Color(*self.rgba))
-        self.canvas.add(Line(points=(self.x, cy, self.right, cy), width=1.6))
-        for instr in marker(self.shape, self.center_x, cy, min(self.height / 3.0, 8)):
-            self.canvas.add(instr)
 
 
 class ToggleRaceButton(ToggleButtonBehavior, RaceButton):
@@ -380,61 +153,6 @@ class Confirm(ModalView):
         self.dismiss(animation=False)  # gone at once: a fading question would swallow the next tap
         if then is not None:
             then(yes)
-
-
-class TurnChart(BoxLayout):
-    """One gauge over the race, a line per car (kivy_garden.graph): turns along the bottom, the gauge's values
-    up the side, each car's line in its colour with a marker of its own. series = [(rgba, shape, [(turn, v)])]."""
-
-    title = StringProperty("")
-    top_value = NumericProperty(1)
-    step = NumericProperty(1)  # between the value labels up the side
-    series = ListProperty([])
-
-    def __init__(self, **kw):
-        super().__init__(orientation="vertical", **kw)
-        from kivy_garden.graph import Graph
-
-        self.caption = Label(text=self.title, bold=True, size_hint_y=None, height=dp(24), halign="left",
-                             font_size=sp(theme.SMALL))
-        self.caption.bind(size=lambda w, s: setattr(w, "text_size", s))
-        self.bind(title=lambda w, t: setattr(self.caption, "text", t))
-        self.add_widget(self.caption)
-        self.graph = Graph(
-            xlabel="turn", x_ticks_major=1, y_ticks_major=1, x_grid_label=True,
-            y_grid_label=True, x_grid=False, y_grid=True, xmin=0, xmax=1, ymin=0, ymax=max(1, self.top_value),
-            background_color=list(theme.CHART_BG), tick_color=list(theme.CHART_GRID), border_color=list(theme.LINE),
-            label_options={"color": list(theme.INK), "bold": True}, padding=dp(4), font_size=sp(theme.SMALL - 2),
-            precision="%d")
-        self.add_widget(self.graph)
-        self.bind(series=self.redraw, top_value=self.redraw)
-        self.graph.bind(height=self._fit_ticks)
-
-    def redraw(self, *_):
-        g = self.graph
-        for p in list(g.plots):
-            g.remove_plot(p)
-        turns = max((t for _c, _s, pts in self.series for t, _v in pts), default=1)
-        g.xmax = max(1, turns)
-        g.x_ticks_major = max(1, int(nice_step(turns, 10)))  # whole turns
-        g.ymax = max(1, self.top_value)
-        self._fit_ticks()
-        n = len(self.series)
-        for i, (rgba, shape, pts) in enumerate(self.series):
-            # equal values (everyone at zero wear) drawn a little apart, so that no line hides another
-            plot = marked_line_plot(color=list(rgba), shape=shape, size_px=dp(4.5), lift=dp(2.5) * (i - (n - 1) / 2.0))
-            plot.points = [(t, v) for t, v in pts]
-            g.add_plot(plot)
-
-
-    def _fit_ticks(self, *_):
-        """As many value labels up the side as fit (a short chart on the 7-inch screen labels fewer)."""
-        g = self.graph
-        fit = max(1, int(g.height / (g.font_size * 2.0)))
-        step = self.step or 1
-        while self.top_value / step > fit and step < self.top_value:
-            step *= 2
-        g.y_ticks_major = min(step, self.top_value)
 
 
 class SavedGameRow(BoxLayout):

@@ -51,13 +51,12 @@ def _not_replayed(race, ev, nothing_returned, e):
 
 class Referee:
     GAME = GAME  # which game this referee plays (Formula 1): the link bridge asks, never guesses
+    TITLE = "Formula 1"  # its name in messages
 
     def __init__(self, log, entries):
-        """Use Referee.new or Referee.open."""
+        """Use Referee.new or Referee.open (which checks that the log is a Formula 1 game's)."""
         self.log = log
-        first = entries[0] if entries else None
-        if not isinstance(first, dict) or first.get("t") != "game" or first.get("game") != GAME:
-            raise LogError("%s is not a Formula 1 game log" % log.path)
+        first = entries[0]
         try:
             self.track = Track.from_data(first.get("track"), "the game's track")
         except TrackError as e:

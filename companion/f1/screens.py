@@ -1,8 +1,9 @@
-"""Formula 1's screens: the race, the results and the history (their look in f1.kv).
+"""Formula 1's screens: the race, the results and the history (their look in f1.kv), and F1Controller.
 
-The app (companion/app.py) owns the shell both games share (setup, pairing, saved games, navigation) and mixes
-RaceScreens in: these methods fill the race, results and history screens from the presenters in
-companion/f1/ui_logic.py, and the kv rules call them as app.act(...), app.pick(...) and so on.
+The app (companion/app.py) owns the shell both games share (setup, pairing, saved games, navigation) and holds
+an F1Controller, which owns Formula 1's setup form, its open race (referee and view) and fills the race, results
+and history screens from the presenters in companion/f1/view.py; the kv rules call it as app.f1.act(...),
+app.f1.pick(...) and so on. Formula 5's screens and F5Controller (companion/f5/screens.py) are built the same way.
 """
 
 import os
@@ -14,11 +15,20 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
-from companion import theme
-from companion.f1 import turn, ui_logic
-from companion.widgets import MARKERS, CarPanel, MarkerSwatch, RaceButton, SpeedKey, ToggleRaceButton, paint
+from shared_rules.errors import RuleError
+
+from companion import storage, theme
+from companion import virtual as virtual_mod
+from companion.eventlog import LogError
+from companion.f1 import turn
+from companion.f1 import view as f1_view
+from companion.f1.referee import Referee
+from companion.f1.track import TrackError
+from companion.f1.widgets import MARKERS, CarPanel, MarkerSwatch, SpeedKey
+from companion.widgets import RaceButton, ToggleRaceButton, paint
 
 KV = os.path.join(os.path.dirname(__file__), "f1.kv")
 
@@ -49,16 +59,147 @@ def add_screens(sm):
         sm.add_widget(cls(name=name))
 
 
-class RaceScreens:
-    """Mixed into CompanionApp: the race, results and history screens' code (self is the app)."""
+class F1Controller:
+    """Formula 1 in the app: the setup form, the open race (its referee and view) and what its screens show.
+
+    The app holds one from the start (Formula 1 is what the setup screen sets up) and hands it the Clock tick
+    while Formula 5 is not chosen; the kv rules call it as app.f1.act(...), app.f1.pick(...) and so on."""
+
+    VIRTUAL_DEV = "virtual-%d"  # a seat's virtual dashboard, by seat number from 1
+
+    def __init__(self, app):
+        self.app = app
+        self.ref = None  # the open race's referee, its view (companion/f1/view.py) and its log's path
+        self.view = None
+        self.path = None
+        self.form = f1_view.SetupForm()  # the setup screen's fields
+        self.picker = "speed"
+        self.rows_sig = None
+        self.car_rows = []  # CarPanel widgets, in turn order
+        self.speed_keys = []  # the 17 SpeedKeys, 0..160, made once
+        self.oleds = {}  # dev -> the OledView showing it (one: the race screen's dashboard pane)
+        self.dash_dev = None  # the virtual dashboard shown on the race screen
+        self.dash_sig = None
+        self.choices_sig = None  # what the corner and lane buttons were made for
+        self.rolling = 0
+        self.locked_until = 0.0  # taps on race actions wait until then (the turn has just passed) ...
+        self.locked_frames = 0  # ... and until that many frames have been shown
+        self.seat_shown = None
+
+    # ---- setup (the setup screen is the app's; its form is Formula 1's) -----------------------------------
+    def fill_setup(self):
+        ids = self.app.screen("setup").ids
+        ids.names.clear_widgets()
+        for i in range(self.form.count):
+            ti = TextInput(text=self.form.names[i], multiline=False, write_tab=False)
+            ti.bind(text=lambda w, v, i=i: self.form.names.__setitem__(i, v))
+            ids.names.add_widget(ti)
+        ids.count.text = str(self.form.count)
+        ids.laps.text = str(self.form.laps)
+        if not ids.variants.children:
+            for flag, _name, text in f1_view.VARIANTS:
+                tb = ToggleRaceButton(text=text, bold=False, shorten=False, max_lines=2,  # words wrap, never cut
+                                      font_size=theme.font(theme.SMALL + 2, self.app.scale))
+                tb.bind(state=lambda w, v, flag=flag: self.form.toggle(flag, v == "down"))
+                ids.variants.add_widget(tb)
+
+    def setup_count(self, d):
+        self.form.set_count(self.form.count + d)
+        self.fill_setup()
+
+    def setup_track(self):
+        self.app.screen("setup").ids.track.text = "Track: %s" % self.form.next_track()
+
+    def setup_laps(self, d):
+        self.form.set_laps(self.form.laps + d)
+        self.fill_setup()
+
+    def start(self, seed=None):
+        if seed is None and os.environ.get("F1_COMPANION_SEED"):
+            seed = int(os.environ["F1_COMPANION_SEED"])  # a reproducible game (tests, demonstrations)
+        path = storage.new_game_path()
+        try:
+            ref = self.form.start(path, seed=seed)
+        except (RuleError, TrackError, LogError) as e:
+            self.app.screen("setup").ids.setup_message.text = str(e)
+            return
+        self._open(ref, path)
+        self.app.screen("pairing").ids.roll.text = f1_view.seat_roll_text(ref.race)
+        self.app.came_from["pairing"] = "setup"
+        self.app.refresh_pairing(force=True)
+        self.app.sm.current = "pairing"
+
+    def open_file(self, path, says):
+        """Open the saved game at `path` (True), or put why it cannot be opened on the label `says` (False)."""
+        try:
+            ref = Referee.open(path)
+        except LogError as e:
+            says.text = str(e)
+            return False
+        self._open(ref, path)
+        return True
+
+    def resume(self, path):
+        """Continue the race saved at `path`: its virtual dashboards start again, on their saved state."""
+        if not self.open_file(path, self.app.screen("setup").ids.resume_note):
+            return
+        for dev in self.ref.pairs.values():
+            if virtual_mod.is_virtual(dev):
+                self.app._virtual(dev)
+        self.app.sync_phones()  # the same addresses on the same port: the phones find their seats again
+        self.app.show("race")
+
+    def ask_new_game(self):
+        if self.view is not None and not self.view.over():
+            self.app.confirm("Start a new race? This one stays saved: continue it from Saved games.",
+                             self.app.new_game, yes="New race")
+        else:
+            self.app.new_game()
+
+    def _open(self, ref, path):
+        self.app.close_dashboards()  # an earlier game's virtual dashboards are never this game's
+        self.ref, self.path = ref, path
+        self.view = f1_view.RaceView(ref, self.app.bridge)
+        self.app.bridge.attach(ref)
+        self.rows_sig = None
+        self.seat_shown = None
+        self.dash_dev = None
+        self.picker = "speed"
+        self.car_rows = []
+        self.choices_sig = None
+        if self.app.need_phones() is not None:
+            self.app.phones.open_game(storage.dashboards_dir(path))
+
+    def close(self):
+        """The open race closes (it stays saved)."""
+        if self.ref is not None:
+            self.ref.close()
+        self.ref = self.view = None
+
+    def pairing_seats(self):
+        """Every car, for the pairing screen: [(seat, name, colour name, rgba, ink)]."""
+        race = self.ref.race
+        return [(seat, race.names[seat], colour, theme.CAR_RGBA[colour], theme.CAR_INK[colour])
+                for seat, colour in enumerate(race.colours)]
+
+    def begin(self):
+        """From the pairing screen to the race: the cars still without a dashboard get a virtual one."""
+        self.app.give_the_rest()
+        self.app.show("race")
 
     # ---- the race ---------------------------------------------------------------------------------------
-    def _make_race_controls(self):
+    def make_race_controls(self):
         """The widgets that never move: the 17 speed keys."""
-        ids = self.screen("race").ids
+        ids = self.app.screen("race").ids
         self._speed_keys(len(turn.SPEEDS))
         self.oleds = {}
         ids.cars.bind(size=lambda *_: self._size_car_panels())
+
+    def resized(self):
+        """The window changed size: what Python made (choices, tabs) is made again at the new size."""
+        self.choices_sig = self.dash_sig = None
+        if getattr(self.app, "sm", None) is not None and self.app.sm.current == "race":
+            self.refresh_race(force=True)
 
     def _speed_keys(self, n):
         """The picker's keys, one per speed the model lists (made once: each speed keeps its place)."""
@@ -69,28 +210,21 @@ class RaceScreens:
         return self.speed_keys
 
     def tick(self, _dt):
-        if self.bridge is None:
-            return
-        self.bridge.poll()
-        if self.f5 is not None:
-            self.f5.tick(_dt)
-            return
+        """The app's Clock, while Formula 1 is played (the link has just been polled)."""
         if self.ref is None:
             return
-        if self.sm.current == "pairing":
-            self.refresh_pairing()  # redrawn only when a dashboard or a phone came or went
-        elif self.sm.current == "race":
-            if self.bridge.errors:
-                self.screen("race").ids.message.text = self.bridge.errors.pop()
-                self.bridge.errors.clear()
+        if self.app.sm.current == "pairing":
+            self.app.refresh_pairing()  # redrawn only when a dashboard or a phone came or went
+        elif self.app.sm.current == "race":
+            self.app.show_link_error(self.app.screen("race").ids.message)
             self.refresh_race()
             self._draw_oleds()
 
     def _draw_oleds(self):
-        if self.ports is None or self.dash_dev is None:
+        if self.app.ports is None or self.dash_dev is None:
             return
-        d = getattr(self.ports, "virtual", {}).get(self.dash_dev)
-        oled = self.screen("race").ids.dash.oled
+        d = getattr(self.app.ports, "virtual", {}).get(self.dash_dev)
+        oled = self.app.screen("race").ids.dash.oled
         if d is None:
             return
         with d.lock:
@@ -115,7 +249,7 @@ class RaceScreens:
             return
         v = self.view
         rows = v.rows()
-        ids = self.screen("race").ids
+        ids = self.app.screen("race").ids
         if len(self.car_rows) != len(rows):  # a new game (_open empties the list) or other cars
             ids.cars.clear_widgets()
             self.car_rows = [CarPanel(size_hint_y=None) for _r in rows]
@@ -150,7 +284,7 @@ class RaceScreens:
         """The dice, the roll in words and the pit card of this turn (a new turn starts with a clear table)."""
         if self.rolling or self.view is None:
             return
-        ids = self.screen("race").ids
+        ids = self.app.screen("race").ids
         v = self.view
         dice = v.last_dice()
         ids.dice.faces = list(dice) if len(dice) == 2 else [0, 0]
@@ -158,14 +292,14 @@ class RaceScreens:
         ids.chart_row.text = "\n".join(t for t in (v.last_roll_text(), "PIT CARD: %s" % pit if pit else "") if t)
 
     def _size_car_panels(self):
-        cars = self.screen("race").ids.cars
+        cars = self.app.screen("race").ids.cars
         n = max(1, len(self.car_rows))
-        h = min((cars.height - cars.spacing * n) / n, theme.touch(self.scale) * 2.1)
+        h = min((cars.height - cars.spacing * n) / n, theme.touch(self.app.scale) * 2.1)
         for panel in self.car_rows:
             panel.height = max(h, 1)
 
     def _fill_turn(self, rows, seat):
-        ids = self.screen("race").ids
+        ids = self.app.screen("race").ids
         v = self.view
         race = self.ref.race
         ids.round.text = ("to play  ·  round %d  ·  %d-lap race" % (race.round, race.laps)) if not v.over() else (
@@ -182,7 +316,7 @@ class RaceScreens:
             ids.turn.color = r["ink"]
 
     def _fill_actions(self, acts):
-        ids = self.screen("race").ids
+        ids = self.app.screen("race").ids
         for wid, name in ACTION_BUTTONS.items():
             a = acts.get(name)
             b = getattr(ids, wid)
@@ -193,7 +327,7 @@ class RaceScreens:
             getattr(ids, self.picker).live = True  # its picker is open: tapping it again closes it
 
     def _fill_pickers(self, acts):
-        ids = self.screen("race").ids
+        ids = self.app.screen("race").ids
         v = self.view
         car = v.active_car()
         grid = ids.speeds
@@ -260,7 +394,7 @@ class RaceScreens:
     def explain(self, button):
         """A tap on an action that is off: say why, change nothing."""
         if self.view is not None and button.reason:
-            self.screen("race").ids.message.text = button.reason
+            self.app.screen("race").ids.message.text = button.reason
         return None
 
     def _speed_tapped(self, key):
@@ -270,14 +404,14 @@ class RaceScreens:
         if what == "speed" and getattr(key, "confirm", False):
             if not self.ready():
                 return None
-            self.confirm("%d mph: the car spins (%s). Set it?" % (key.value, key.cost or "SPIN"),
+            self.app.confirm("%d mph: the car spins (%s). Set it?" % (key.value, key.cost or "SPIN"),
                          lambda: self.act("speed", key.value, token=key.token), yes="Spin at %d" % key.value)
             return None
         return self.act(what, key.value, token=key.token)
 
     def _fill_choices(self):
         """The corner and lane choices: made again only when what they offer changes (a tap stays short)."""
-        ids = self.screen("race").ids
+        ids = self.app.screen("race").ids
         v = self.view
         car = v.active_car()
         names = tuple(v.corner_names())
@@ -286,8 +420,8 @@ class RaceScreens:
         if sig != self.choices_sig:
             if self.choices_sig is None or self.choices_sig[0] != names:
                 ids.corners.clear_widgets()
-                ids.corners.add_widget(Label(text="CORNER", size_hint_x=None, width=theme.space(84, self.scale),
-                                             font_size=theme.font(theme.SMALL, self.scale), color=theme.MUTED))
+                ids.corners.add_widget(Label(text="CORNER", size_hint_x=None, width=theme.space(84, self.app.scale),
+                                             font_size=theme.font(theme.SMALL, self.app.scale), color=theme.MUTED))
                 for i, name in enumerate(names):
                     b = ToggleRaceButton(text=name.replace("Corner ", ""), group="corner", allow_no_selection=False)
                     b.corner_name = name
@@ -303,12 +437,12 @@ class RaceScreens:
                     ids.lanes.add_widget(b)
             for lane, safety in enumerate(v.lanes()):
                 b = ToggleRaceButton(text="lane %d: %d" % (lane + 1, safety), group="lane", allow_no_selection=False,
-                                     font_size=theme.font(theme.BODY, self.scale))
+                                     font_size=theme.font(theme.BODY, self.app.scale))
                 b.lane = lane
                 b.bind(on_release=lambda w: self.pick(lane=w.lane))
                 ids.lanes.add_widget(b)
             if car is not None and car.special:
-                b = ToggleRaceButton(text="special tyres", font_size=theme.font(theme.SMALL, self.scale))
+                b = ToggleRaceButton(text="special tyres", font_size=theme.font(theme.SMALL, self.app.scale))
                 b.special = True
                 b.bind(on_release=lambda w: self.toggle_special(w.state == "down"))
                 ids.lanes.add_widget(b)
@@ -325,15 +459,15 @@ class RaceScreens:
                 b.state = "down" if v.special else "normal"
 
     def _fill_odds(self):
-        ids = self.screen("race").ids
+        ids = self.app.screen("race").ids
         ids.odds.text = "Before the roll:\n" + self.view.odds_text() if self.view.active() is not None else ""
 
     def _fill_dashboards(self, rows, force):
         """The dashboard pane: a tab for every car with a virtual dashboard, the chosen one's OLED and buttons."""
-        ids = self.screen("race").ids
-        virtual = getattr(self.ports, "virtual", {}) if self.ports is not None else {}
+        ids = self.app.screen("race").ids
+        virtual = getattr(self.app.ports, "virtual", {}) if self.app.ports is not None else {}
         seat = self.view.active()
-        on_phones = self.phones.on_phones() if self.phones is not None else set()  # private: never drawn here
+        on_phones = self.app.phones.on_phones() if self.app.phones is not None else set()  # private: never drawn here
         wanted = [r for r in rows if r["dev"] and r["dev"] in virtual and r["dev"] not in on_phones]
         devs = [r["dev"] for r in wanted]
         if self.dash_dev not in devs:
@@ -346,7 +480,7 @@ class RaceScreens:
         ids.dash_tabs.clear_widgets()
         for r in wanted:
             tab = ToggleRaceButton(text=r["name"], group="dashboard", allow_no_selection=False, tone=theme.PANEL,
-                                   down_tone=r["rgba"], font_size=theme.font(theme.SMALL, self.scale),
+                                   down_tone=r["rgba"], font_size=theme.font(theme.SMALL, self.app.scale),
                                    state="down" if r["dev"] == self.dash_dev else "normal")
             tab.color = r["ink"] if tab.state == "down" else theme.INK
             tab.dev = r["dev"]
@@ -364,11 +498,6 @@ class RaceScreens:
         self.dash_dev = dev
         self._fill_dashboards(self.view.rows(), True)
 
-    def press(self, dev, button):
-        d = self.ports.virtual.get(dev) if self.ports is not None and dev else None
-        if d is not None:
-            d.tap(button)
-
     def toggle_special(self, on):
         self.view.special = 1 if on else 0
         self.refresh_race(force=True)
@@ -382,7 +511,7 @@ class RaceScreens:
         if self.view is None:
             return None
         v = self.view
-        ids = self.screen("race").ids
+        ids = self.app.screen("race").ids
         if self.rolling:
             ids.message.text = "The dice are rolling"
             return None
@@ -421,46 +550,110 @@ class RaceScreens:
             ev = v.end_turn(token=token)
             self.picker = "speed"
         elif what == "undo":
-            ev = v.undo(token=token)
+            ev = self._undo(token)
         if not self.rolling:
             ids.message.text = self._said(v)
         self.refresh_race(force=True)
         if ev is not None and what in ("end", "finish", "lap") and v.over():
-            self.show("results")  # the last turn of the final round: the order and the charts
+            self.app.show("results")  # the last turn of the final round: the order and the charts
         return ev
 
     def _said(self, v):
         return v.message
 
+    # ---- undo: a double tap undoes once -----------------------------------------------------------------
+    # An undo changes the screen under the finger: the Undo button at once holds the next step's token, so the
+    # second tap of a double tap would undo a second move. For HANDOVER_S (and HANDOVER_FRAMES) after an undo,
+    # an undo tap is sent with the token of the screen the first tap was on, which the referee refuses as
+    # "already done". (A deliberate second undo, after a look at the screen, comes later than that; and once
+    # anything else is done, the next undo is no echo.)
+    _undone = (None, None, 0.0, 0)  # (the token the last undo was sent with, the token after it, until, frame)
+
+    def _undo(self, token):
+        last, after, until, frames = self._undone
+        echo = last is not None and after == self.ref.token() and (
+            time.monotonic() < until or Clock.frames < frames)
+        if echo:
+            token = last
+        said = self.view.message
+        ev = self.view.undo(token=token)
+        if ev is None and echo:
+            self.view.message = said  # the table reads what the first tap undid, not the refusal of its echo
+        elif ev is not None:
+            self._undone = (token, self.ref.token(), time.monotonic() + HANDOVER_S, Clock.frames + HANDOVER_FRAMES)
+        return ev
+
+    def ask_undo_last(self, button):
+        """Results' "Undo the last move", once the race is over: asks, naming the move, then takes it back and
+        the race screen comes back with the race in play (Undo there takes back more, one move at a time)."""
+        ids = self.app.screen("results").ids
+        if self.view is None or not button.live:
+            ids.results_message.text = button.reason
+            return None
+        stack = self.ref.stack
+        move = f1_view.history_text(self.ref.race.names, stack[-1]) if stack else ""
+        token = button.token
+        return self.app.confirm("Undo the last move (%s)? The race goes back in play." % move,
+                            lambda: self.undo_last(token), yes="Undo")
+
+    def undo_last(self, token):
+        """Take back the move that ended the race (the token is the Results screen's) and go back to the race."""
+        if self.view is None:
+            return None
+        ev = self._undo(token)
+        if ev is None:  # a double tap, or a Results screen of a race that went on since: nothing changed
+            self.fill_results()
+            self.app.screen("results").ids.results_message.text = self.view.message
+            return None
+        # Opened from Saved games, its virtual dashboards were not running: they come back with the race.
+        for dev in self.ref.pairs.values():
+            if virtual_mod.is_virtual(dev):
+                self.app._virtual(dev)
+        self.app.sync_phones()
+        # The screen changes under the finger: a second tap on the question's Yes must not land on the race.
+        self.locked_until = time.monotonic() + HANDOVER_S
+        self.locked_frames = Clock.frames + HANDOVER_FRAMES
+        self.app.came_from.pop("results", None)
+        self.app.show("race")
+        self.app.screen("race").ids.message.text = self.view.message
+        return ev
+
     def _rolled(self):
-        ids = self.screen("race").ids
+        ids = self.app.screen("race").ids
         self.rolling = 0
         self._fill_table()
         ids.message.text = self._said(self.view) if self.view is not None else ""
 
-    def _fill_results(self):
-        ids = self.screen("results").ids
+    def fill_results(self):
+        ids = self.app.screen("results").ids
         ids.order.clear_widgets()
         ids.legend.clear_widgets()
         if self.view is None:
             return
         over = self.view.over()
         ids.heading.text = "Results" if over else "Standings so far"
-        ids.back.text = "Back to the race" if self.came_from.get("results", "race") == "race" else "Back"
+        undo = self.view.actions()["undo"]
+        ids.undo_last.token = undo.token
+        ids.undo_last.live = over and undo.live
+        ids.undo_last.reason = undo.reason
+        ids.undo_last.opacity = 1 if over else 0  # during the race, Undo is on the race screen
+        ids.undo_last.disabled = not over
+        ids.results_message.text = ""
+        ids.back.text = "Back to the race" if self.app.came_from.get("results", "race") == "race" else "Back"
         ties = []
-        h = theme.touch(self.scale) * 1.3
+        h = theme.touch(self.app.scale) * 1.3
         for row in self.view.results():
             place, name, colour, text = row[:4]
-            line = BoxLayout(size_hint_y=None, height=h, spacing=theme.space(8, self.scale))
-            line.add_widget(Label(text="%d" % place, bold=True, font_size=theme.font(theme.HERO - 6, self.scale),
-                                  size_hint_x=None, width=theme.space(56, self.scale)))
+            line = BoxLayout(size_hint_y=None, height=h, spacing=theme.space(8, self.app.scale))
+            line.add_widget(Label(text="%d" % place, bold=True, font_size=theme.font(theme.HERO - 6, self.app.scale),
+                                  size_hint_x=None, width=theme.space(56, self.app.scale)))
             box = BoxLayout(orientation="vertical")
-            swatch = Label(text=name, bold=True, color=ui_logic.INK[colour], halign="left",
-                           font_size=theme.font(theme.LARGE, self.scale), shorten=True)
+            swatch = Label(text=name, bold=True, color=theme.CAR_INK[colour], halign="left",
+                           font_size=theme.font(theme.LARGE, self.app.scale), shorten=True)
             swatch.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - dp(12), None)))
-            paint(swatch, ui_logic.RGBA[colour])
+            paint(swatch, theme.CAR_RGBA[colour])
             box.add_widget(swatch)
-            detail = Label(text=text, font_size=theme.font(theme.SMALL, self.scale), color=theme.MUTED,
+            detail = Label(text=text, font_size=theme.font(theme.SMALL, self.app.scale), color=theme.MUTED,
                            size_hint_y=0.8, max_lines=2, halign="left", valign="top")
             detail.bind(size=lambda w, s: setattr(w, "text_size", s))
             box.add_widget(detail)
@@ -469,12 +662,12 @@ class RaceScreens:
             if len(row) > 4 and row[4]:
                 ties.append(str(row[4]))
         ids.ties.text = "\n".join(ties + list(self.view.tie_notes()))
-        series = ui_logic.chart_series(self.ref)
+        series = f1_view.chart_series(self.ref)
         for i, (name, colour, _pts) in enumerate(series):
-            entry = BoxLayout(spacing=theme.space(4, self.scale))
+            entry = BoxLayout(spacing=theme.space(4, self.app.scale))
             entry.add_widget(MarkerSwatch(rgba=_line_colour(colour), shape=MARKERS[i % len(MARKERS)],
-                                          size_hint_x=None, width=theme.space(34, self.scale)))
-            label = Label(text=name, bold=True, font_size=theme.font(theme.SMALL, self.scale), shorten=True,
+                                          size_hint_x=None, width=theme.space(34, self.app.scale)))
+            label = Label(text=name, bold=True, font_size=theme.font(theme.SMALL, self.app.scale), shorten=True,
                           halign="left")
             label.bind(size=lambda w, s: setattr(w, "text_size", (s[0], None)))
             entry.add_widget(label)
@@ -483,8 +676,8 @@ class RaceScreens:
             ids[key].series = [(_line_colour(colour), MARKERS[i % len(MARKERS)], [(p[0], p[idx]) for p in pts])
                                for i, (_n, colour, pts) in enumerate(series)]
 
-    def _fill_history(self):
-        ids = self.screen("history").ids
+    def fill_history(self):
+        ids = self.app.screen("history").ids
         # A RecycleView: a 10-lap race for six has thousands of lines, more than one texture can hold.
         ids.lines.data = [{"text": t} for t in self.view.history_lines()] if self.view is not None else []
         ids.lines.scroll_y = 0  # the latest at the bottom, in view
@@ -492,4 +685,4 @@ class RaceScreens:
 
 def _line_colour(colour):
     # the black car's line would vanish on the dark chart: it is drawn white (its marker and legend say whose)
-    return (0.92, 0.92, 0.92, 1) if colour == "black" else ui_logic.RGBA[colour]
+    return theme.CAR_RGBA["white" if colour == "black" else colour]

@@ -7,8 +7,9 @@ that has ended is refused with a sentence and changes nothing.
 
 Nothing here is a second copy of the rules: whether an action is allowed, and what a speed costs, is found by
 trying it on a copy of the race or of the car (shared_rules/f1). The model only adds what a table needs on top:
-a band is rolled for once a move, the race is over when it is over, a car at 0 mph does not move, and End turn
-with no speed set means "same speed" (or is unavailable when the rules want a speed).
+a band is rolled for once a move, the race is over when it is over (only Undo stays live then, so that a wrong
+last move can be taken back), a car at 0 mph does not move, and End turn with no speed set means "same speed" (or
+is unavailable when the rules want a speed).
 """
 
 import copy
@@ -16,7 +17,6 @@ from collections import namedtuple
 
 from shared_rules.errors import RuleError
 from shared_rules.f1 import cards, charts
-from shared_rules.f1.car import Car
 from shared_rules.f1.status import FINISHED, PIT, RACING, SPUN
 
 # The turn and step an action was shown for. `step` counts the log's decisions and undos, so it only grows.
@@ -157,26 +157,35 @@ def phase(ref):
 
 # ---- trying an action on copies ---------------------------------------------------------------------------
 
-def race_copy(race):
+def race_copy(race, seat_only=False):
     """A copy of the race to try a decision on. Not copy.deepcopy (3 ms, the log and setup included): each
     attribute copied one level, the cars and the dice by _object_copy; the log left out. (Not Car.copy: it goes
     through a snapshot checked field by field, and the table tries six decisions a step on six cars each.)
     A decision tried on it never touches the race.
+
+    seat_only: only the car whose turn it is is copied, the others are the race's own. For trying any decision
+    but "end": the rules give a decision its own car only (shared_rules/f1/race_events.py), and only the end of a
+    turn, starting the next, touches another car. (Six cars copied for each of the six tries of a step were most
+    of the turn model's cost on a tap.)
 
     (Nor the copy module at all: CPython's free lists reuse the memory of the dicts it made for the game log's
     new entries, and tracemalloc then counts the log's growth against copy.py, which tests/table/test_soak.py
     reads as the tablet's machinery growing.)"""
     out = object.__new__(type(race))
     for name, value in vars(race).items():
-        if name == "events":
-            value = []
-        elif isinstance(value, list):
-            value = [_object_copy(x) if isinstance(x, Car) else x for x in value]
-        elif isinstance(value, dict):
+        kind = type(value)
+        if kind is list:
+            value = list(value)  # of strings, numbers and tuples, but the cars (below)
+        elif kind is dict:
             value = dict(value)
-        elif not isinstance(value, (int, str, tuple, type(None))):
+        elif kind not in (int, bool, str, tuple, type(None)):
             value = _object_copy(value)
         setattr(out, name, value)
+    if seat_only:
+        out.cars[race.seat] = _object_copy(race.cars[race.seat])
+    else:
+        out.cars = [_object_copy(car) for car in race.cars]
+    out.events = []
     out.keep_log = 0
     return out
 
@@ -191,9 +200,9 @@ def _object_copy(value):
 
 
 def _try(race, ev):
-    """'' if the rules accept the decision on a copy of the race, else their reason."""
+    """'' if the rules accept the decision (never "end") on a copy of the race, else their reason."""
     try:
-        race_copy(race).do(dict(ev, seat=race.seat))
+        race_copy(race, seat_only=ev.get("t") != "end").do(dict(ev, seat=race.seat))
     except RuleError as e:
         return str(e)
     return ""
@@ -264,7 +273,10 @@ def actions(ref):
     token = ref.token()
     race = ref.race
     if phase(ref) == "over":
-        return {name: Action(name, False, OVER, token) for name in ACTIONS}
+        # Every race action is off; Undo stays live: a wrong last Finish is taken back and the race goes on.
+        offer = {name: Action(name, False, OVER, token) for name in ACTIONS}
+        offer["undo"] = Action("undo", bool(ref.stack), "nothing to undo", token)
+        return offer
     car = race.cars[race.seat]
     still = car.speed_set and not moves_on(ref)
     reasons = {}
@@ -323,6 +335,10 @@ def stale_reason(ref, token, name):
     since = ref.steps[token.step:] if isinstance(token.step, int) and 0 <= token.step <= now.step else None
     if since is None:
         return "that screen was out of date: nothing changed"
+    if token.seat == -1 and now.seat != -1:  # shown once the race was over, and it is back in play since
+        if EVENT_OF.get(name) in since:
+            return "already done"
+        return "the race is back in play: nothing changed, look again"
     if (token.round, token.seat) != (now.round, now.seat):
         who = ref.race.names[token.seat] if isinstance(token.seat, int) and 0 <= token.seat < len(
             ref.race.names) else "that"

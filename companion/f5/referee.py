@@ -37,13 +37,12 @@ def default_names():
 
 class F5Referee:
     GAME = GAME  # which game this referee plays (Formula 5): the link bridge asks, never guesses
+    TITLE = "Formula 5"  # its name in messages
 
     def __init__(self, log, entries):
-        """Use F5Referee.new or F5Referee.open."""
+        """Use F5Referee.new or F5Referee.open (which checks that the log is a Formula 5 game's)."""
         self.log = log
-        first = entries[0] if entries else None
-        if not isinstance(first, dict) or first.get("t") != "game" or first.get("game") != GAME:
-            raise LogError("%s is not a Formula 5 game log" % log.path)
+        first = entries[0]
         self.game_id = str(first.get("id"))
         self.seed = first.get("seed")
         self.players = first.get("players")

@@ -60,6 +60,8 @@ def add_screens(sm):
 
 
 class F5Controller:
+    VIRTUAL_DEV = "f5-virtual-%d"  # a player's virtual dashboard, by car number from 1
+
     def __init__(self, app):
         self.app = app
         self.form = f5_view.F5Form()
@@ -81,7 +83,7 @@ class F5Controller:
         ids = self.app.screen("f5setup").ids
         ids.cars.clear_widgets()
         for car in range(CARS):
-            b = RaceButton(tone=f5_view.RGBA[CAR_NAMES[car]], color=f5_view.INK[CAR_NAMES[car]])
+            b = RaceButton(tone=theme.CAR_RGBA[CAR_NAMES[car]], color=theme.CAR_INK[CAR_NAMES[car]])
             b.bind(on_release=lambda w, car=car: self.cycle(car))
             ids.cars.add_widget(b)
         self._fill_roles()
@@ -158,13 +160,14 @@ class F5Controller:
     def pairing_seats(self):
         """The cars a player holds (not the bots, not the cars without a player), for the pairing screen."""
         ref = self.ref
-        return [(car, ref.names_[car], CAR_NAMES[car], f5_view.RGBA[CAR_NAMES[car]], f5_view.INK[CAR_NAMES[car]])
+        return [(car, ref.names_[car], CAR_NAMES[car], theme.CAR_RGBA[CAR_NAMES[car]], theme.CAR_INK[CAR_NAMES[car]])
                 for car in range(CARS) if ref.game.is_player(car) and car not in ref.bots]
 
     def begin(self):
         """From the pairing screen to the table: the players' cars still without one get a virtual dashboard."""
         self.app.give_the_rest()
         self.app.sm.current = "f5table"
+        self.since_auto = None  # the table is shown for a whole AUTO_S before the tablet plays on
         self.refresh(force=True)
 
     def leave(self):
@@ -189,14 +192,13 @@ class F5Controller:
         if self.app.sm.current == "pairing":
             self.app.refresh_pairing()
             return  # the game starts when the players have their dashboards
-        self.since_auto += dt
+        # The first frame's dt is the time the table took to open (dashboards starting): it counts for nothing.
+        self.since_auto = 0.0 if self.since_auto is None else self.since_auto + dt
         if ref.tablet_plays() and self.since_auto >= self.auto_s:
             self.since_auto = 0.0
             ref.auto_move()
             self.app.bridge.push()
-        if self.app.bridge.errors:
-            self.app.screen("f5table").ids.message.text = self.app.bridge.errors.pop()
-            self.app.bridge.errors.clear()
+        self.app.show_link_error(self.app.screen("f5table").ids.message)
         self.refresh()
         self._draw_oleds()
 
@@ -236,8 +238,8 @@ class F5Controller:
             row = self.rows[r["car"]]
             row.ids.place.text = "%d." % (r["pos"] + 1)
             row.ids.car.text = r["name"]
-            row.ids.car.color = f5_view.INK[r["colour"]]
-            row.swatch = list(f5_view.RGBA[r["colour"]])
+            row.ids.car.color = theme.CAR_INK[r["colour"]]
+            row.swatch = list(theme.CAR_RGBA[r["colour"]])
             row.ids.speed.text = "0" if r["stopped"] else str(r["speed"])
             row.ids.speed_caption.text = "PIT STOP" if r["stopped"] else "SPEED"
             row.ids.cards.text = r["markup"]
@@ -275,9 +277,9 @@ class F5Controller:
         for car, dev in wanted:
             colour = CAR_NAMES[car]
             chosen = dev == self.dash_dev
-            tab = Factory.F5Tab(text=self.ref.names_[car], down_tone=f5_view.RGBA[colour],
+            tab = Factory.F5Tab(text=self.ref.names_[car], down_tone=theme.CAR_RGBA[colour],
                                 state="down" if chosen else "normal")
-            tab.color = f5_view.INK[colour] if chosen else theme.INK
+            tab.color = theme.CAR_INK[colour] if chosen else theme.INK
             tab.dev = dev
             tab.bind(on_release=lambda w: self.choose_dash(w.dev))
             ids.dash_tabs.add_widget(tab)

@@ -13,20 +13,13 @@ import time
 from shared_rules.errors import RuleError
 from shared_rules.f5.cards import CAR_NAMES, CARS, PIT_SIDE, colour
 
+from companion import theme
 from companion.f5.referee import F5Referee
 from companion.eventlog import LogError
 
 ROLES = ("dashboard", "bot", "none")
 ROLE_TEXT = {"dashboard": "Player with a dashboard", "bot": "Bot", "none": "No player (plays the deck)"}
 LETTERS = "RYGBW"
-RGBA = {
-    "red": (0.85, 0.15, 0.15, 1),
-    "yellow": (0.95, 0.85, 0.2, 1),
-    "green": (0.2, 0.7, 0.3, 1),
-    "blue": (0.2, 0.4, 0.9, 1),
-    "white": (0.92, 0.92, 0.92, 1),
-}
-INK = {"red": (1, 1, 1, 1), "yellow": (0, 0, 0, 1), "green": (1, 1, 1, 1), "blue": (1, 1, 1, 1), "white": (0, 0, 0, 1)}
 WHO_TEXT = {"deck": "no player", "bot": "bot", "dashboard": "dashboard", "waiting": "needs a dashboard"}
 
 
@@ -99,7 +92,7 @@ def cards_markup(column):
         if e == PIT_SIDE:
             out.append("[color=888888]P[/color]")
         else:
-            r, g, b, _a = RGBA[CAR_NAMES[colour(e)]]
+            r, g, b, _a = theme.CAR_RGBA[CAR_NAMES[colour(e)]]
             out.append(
                 "[b][color=%02x%02x%02x]%s[/color][/b]" % (int(r * 255), int(g * 255), int(b * 255), LETTERS[colour(e)])
             )

@@ -114,12 +114,12 @@ def race_ids(app):
 
 
 def corner_button(app, i):
-    return find(race_ids(app).corners, lambda w: getattr(w, "corner_name", None) == app.ref.track.corners[i][0])
+    return find(race_ids(app).corners, lambda w: getattr(w, "corner_name", None) == app.f1.ref.track.corners[i][0])
 
 
 def dashboards_agree(app):
     """Every paired dashboard shows exactly the table's car (its own saved state, via its viewer channel)."""
-    ref = app.ref
+    ref = app.f1.ref
     for seat, dev in ref.pairs.items():
         d = app.ports.virtual.get(dev)
         if d is None or d.state is None or d.state.get("car") != ref.race.cars[seat].snapshot():
@@ -157,32 +157,32 @@ def setup_and_pair(d, players=3, on_tablet=1):
 
 def ready(app):
     """The race screen takes taps again (no dice rolling, the turn not just handed over)."""
-    return app.ready()
+    return app.f1.ready()
 
 
 def press_virtual(app, dev, *names):
     """Taps on a virtual dashboard's buttons: its tab on the race screen first, then its buttons."""
     ids = race_ids(app)
     tab = find(ids.dash_tabs, lambda w: getattr(w, "dev", None) == dev)
-    if app.dash_dev != dev:
+    if app.f1.dash_dev != dev:
         yield tap(tab)
     for name in names:
         yield tap(button(ids.dash.ids.buttons, name))
 
 
 def speed_keys(app):
-    return list(app.speed_keys)
+    return list(app.f1.speed_keys)
 
 
 def speed_key(app, v):
-    return next(k for k in app.speed_keys if k.value == v)
+    return next(k for k in app.f1.speed_keys if k.value == v)
 
 
 def speed_button(app, fastest=False):
     """The first live speed above the car's current one (else the first live), or the fastest live one; a
     speed that would spin the car is not chosen."""
-    car = app.view.active_car()
-    keys = [k for k in app.speed_keys if k.live and not k.confirm]
+    car = app.f1.view.active_car()
+    keys = [k for k in app.f1.speed_keys if k.live and not k.confirm]
     if fastest:
         return keys[-1]
     faster = [k for k in keys if k.value > car.speed]
@@ -197,7 +197,7 @@ def tour(d):
     app = d.app
     yield from setup_and_pair(d, players=2)
     ids = race_ids(app)
-    ref = app.ref
+    ref = app.f1.ref
     # Seat 0 sets 60 on its (virtual) dashboard: OK opens the dial, UP three times, OK.
     first_dev = ref.pairs[0]
     yield from press_virtual(app, first_dev, "OK")
@@ -211,15 +211,15 @@ def tour(d):
     yield tap(button(ids.lanes, "lane 1: %d" % ref.track.corners[0][1][0][0]))
     d.note("odds", ids.odds.text)
     yield tap(ids.corner)
-    d.note("rolling", app.rolling)
-    yield lambda: not app.rolling
+    d.note("rolling", app.f1.rolling)
+    yield lambda: not app.f1.rolling
     d.note("dice_faces", list(ids.dice.faces))
     d.note("chart_row", ids.chart_row.text)
-    from companion.widgets import Dice
+    from companion.f1.widgets import Dice
 
     d.note("sound_s", Dice.sound.length if Dice.sound else 0)
-    d.note("last_roll", app.view.last_roll)
-    d.note("last_roll_text", app.view.last_roll_text())
+    d.note("last_roll", app.f1.view.last_roll)
+    d.note("last_roll_text", app.f1.view.last_roll_text())
     yield lambda: dashboards_agree(app)
     dash = app.ports.virtual[first_dev]
     d.note("dashboard_after_roll", dash.state["car"])
@@ -233,7 +233,7 @@ def tour(d):
     yield tap(ids.end)
     yield lambda: ref.race.seat == 1 and dashboards_agree(app)
     # Seat 1: speed on the tablet, then into the pit.
-    yield app.ready
+    yield app.f1.ready
     yield tap(speed_button(app))
     yield tap(ids.pit)
     d.note("pit_message", ids.message.text)
@@ -245,10 +245,10 @@ def tour(d):
     # Laps to the finish, every turn through the buttons.
     turns = 0
     while not ref.race.game_over and turns < 60:
-        car = app.view.active_car()
-        yield app.ready
+        car = app.f1.view.active_car()
+        yield app.f1.ready
         if not car.speed_set:
-            yield app.ready
+            yield app.f1.ready
             yield tap(speed_button(app))
         if car.laps_left == 1:
             yield tap(ids.finish)
@@ -262,7 +262,7 @@ def tour(d):
     yield lambda: dashboards_agree(app)
     yield lambda: app.sm.current == "results"  # shown by itself at the end of the race
     yield 0.2
-    d.note("results", app.view.results())
+    d.note("results", app.f1.view.results())
     d.note("series", [len(p) for p in ref.series()])
     d.shot("5-results")
     from kivy.core.window import Window
@@ -279,7 +279,7 @@ def tour(d):
     # The end of the race is a state: every race action off, Results at hand, the round count right.
     d.note("race_over", {"live": [n for n in ("corner", "block", "pit", "lap", "finish", "end", "undo")
                                   if getattr(ids, n).live], "round": ids.round.text, "turn": ids.turn.text,
-                         "results_button": ids.results.disabled, "rounds": app.view.rounds()})
+                         "results_button": ids.results.disabled, "rounds": app.f1.view.rounds()})
     yield tap(ids.history)
     yield 0.2
     lines = app.screen("history").ids.lines
@@ -303,19 +303,118 @@ def tour(d):
     d.note("reopened_back", app.sm.current)
 
 
+def to_the_finish(d, over=2):
+    """Every turn through the race screen's buttons until the race is over: a speed, Lap (Finish with `over`
+    spaces on the last lap), End turn."""
+    app = d.app
+    ids = race_ids(app)
+    ref = app.f1.ref
+    turns = 0
+    while not ref.race.game_over and turns < 60:
+        car = app.f1.view.active_car()
+        yield app.f1.ready
+        if not car.speed_set:
+            yield tap(speed_button(app, fastest=True))
+        if car.laps_left == 1:
+            yield tap(ids.finish)
+            yield tap(button(ids.speeds, str(over)))
+        else:
+            yield tap(ids.lap)
+        yield tap(ids.end)
+        turns += 1
+
+
+def finisher_shows(app, seat):
+    """The first row of that car's virtual dashboard, as its OLED shows it ("FINISHED", "YOUR TURN" ...)."""
+    from tests.firmware.dash import text_rows
+
+    d = app.ports.virtual.get(app.f1.ref.pairs.get(seat))
+    return text_rows(bytes(d.image))[0].split()[0] if d is not None else None
+
+
+def undo_over(d):
+    """The last car over the line with the wrong spaces: Undo on Results, tapped twice, asks once; Yes, tapped
+    twice, undoes once; the race screen is back in play, and Undo there (tapped twice) takes back the finish,
+    once; the dashboard that showed FINISHED shows the race again. Then finished again, with the right spaces."""
+    app = d.app
+    yield lambda: app.bridge is not None
+    from kivy.uix.label import Label
+
+    label = Label(text="0000")  # the same size of text again: a new texture all the same (widgets.py says why)
+    label.texture_update()
+    first = label.texture
+    label.text = "1111"
+    label.texture_update()
+    d.note("new_texture", [label.texture is not first, tuple(label.texture.size) == tuple(first.size)])
+    yield from setup_and_pair(d, players=2)
+    ids = race_ids(app)
+    ref = app.f1.ref
+    yield from to_the_finish(d, over=2)
+    yield lambda: app.sm.current == "results" and dashboards_agree(app)
+    seat = ref.stack[-2]["seat"]  # the last car over the line (its End turn closed the race)
+    yield lambda: finisher_shows(app, seat) == "FINISHED"
+    rids = app.screen("results").ids
+    undos = lambda: sum(1 for e in ref.entries if e.get("t") == "undo")  # noqa: E731
+    d.note("over", {"live": [n for n, a in app.f1.view.actions().items() if a.live], "undos": undos(),
+                    "button": [rids.undo_last.text, rids.undo_last.live, rids.undo_last.opacity],
+                    "over": ref.race.over[seat], "shows": finisher_shows(app, seat)})
+    click(rids.undo_last)  # a double tap, 80 ms apart
+    yield 0.08
+    click(rids.undo_last)
+    yield 0.1
+    from companion.widgets import Confirm
+
+    from kivy.core.window import Window
+
+    asked = [w for w in Window.children if isinstance(w, Confirm)]
+    d.note("asked", {"questions": [w.question for w in asked], "undos": undos(), "screen": app.sm.current})
+    yes = button(app.popup, "Undo")
+    click(yes)  # Yes, a double tap: the second lands on the race screen, just come back
+    yield 0.08
+    click(yes)
+    yield 0.2
+    yield lambda: dashboards_agree(app)
+    d.note("back", {"screen": app.sm.current, "undos": undos(), "over": ref.race.game_over, "seat": ref.seat,
+                    "phase": app.f1.view.phase(), "message": ids.message.text, "turn": ids.turn.text,
+                    "live": sorted(n for n in ACTION_IDS if getattr(ids, n).live)})
+    yield app.f1.ready
+    yield 0.6  # a deliberate Undo comes after a look at the screen
+    click(ids.undo)  # the finish itself, a double tap
+    yield 0.08
+    click(ids.undo)
+    yield 0.2
+    yield lambda: dashboards_agree(app)
+    yield lambda: finisher_shows(app, seat) != "FINISHED"
+    car = ref.race.cars[seat]
+    d.note("finish_undone", {"undos": undos(), "laps_left": car.laps_left, "status": car.status,
+                             "over": ref.race.over[seat], "message": ids.message.text, "phase": app.f1.view.phase(),
+                             "shows": finisher_shows(app, seat), "finish_live": ids.finish.live})
+    d.shot("undo-over-race")
+    yield 0.6
+    yield tap(ids.finish)
+    yield tap(button(ids.speeds, "5"))
+    yield tap(ids.end)
+    yield lambda: app.sm.current == "results" and dashboards_agree(app)
+    d.note("again", {"over": ref.race.over[seat], "game_over": ref.race.game_over,
+                     "shows": finisher_shows(app, seat)})
+
+
+ACTION_IDS = ("corner", "block", "pit", "lap", "finish", "end", "undo")
+
+
 def play_then_idle(d):
     """Mid-race, then wait to be killed: the test SIGKILLs the app."""
     app = d.app
     yield from setup_and_pair(d, players=3)
     ids = race_ids(app)
-    ref = app.ref
+    ref = app.f1.ref
     for _ in range(4):
-        yield app.ready
+        yield app.f1.ready
         yield tap(speed_button(app))
         yield tap(ids.corner)
-        yield lambda: not app.rolling
+        yield lambda: not app.f1.rolling
         yield tap(ids.end)
-    yield app.ready
+    yield app.f1.ready
     yield tap(speed_button(app))  # the kill comes in the middle of a turn, commands possibly in flight
     d.note("table", ref.race.snapshot())
     d.note("pairs", {str(k): v for k, v in ref.pairs.items()})
@@ -331,7 +430,7 @@ def resume(d):
     yield tap(ids.resume)
     yield lambda: app.sm.current == "race"
     yield lambda: dashboards_agree(app)
-    ref = app.ref
+    ref = app.f1.ref
     d.note("table", ref.race.snapshot())
     d.note("pairs", {str(k): v for k, v in ref.pairs.items()})
     d.note("dashboards", {dev: app.ports.virtual[dev].state["car"] for dev in ref.pairs.values()})
@@ -344,18 +443,18 @@ def showcase(d):
     yield from setup_and_pair(d, players=4)
     ids = race_ids(app)
     for turn in range(9):
-        yield app.ready
+        yield app.f1.ready
         yield tap(speed_button(app, fastest=True))
         if turn % 2:
             yield tap(corner_button(app, turn % 6))
             yield tap(ids.corner)
-            yield lambda: not app.rolling
+            yield lambda: not app.f1.rolling
         yield tap(ids.end)
-    yield app.ready
+    yield app.f1.ready
     yield tap(speed_key(app, 60) if speed_key(app, 60).live else speed_button(app))
     yield tap(corner_button(app, 0))
     yield tap(ids.corner)
-    yield lambda: not app.rolling
+    yield lambda: not app.f1.rolling
     yield 0.5
     d.shot("race")
 
@@ -365,16 +464,16 @@ def superb(d):
     app = d.app
     yield from setup_and_pair(d, players=2)
     ids = race_ids(app)
-    yield app.ready
+    yield app.f1.ready
     yield tap(speed_button(app))
-    app.ref.on_dashboard_event(0, "card", {"card": "SD"})  # the event the transport delivers
+    app.f1.ref.on_dashboard_event(0, "card", {"card": "SD"})  # the event the transport delivers
     yield 0.2
     d.note("question", [ids.picker_title.text] + [w.text for w in reversed(ids.speeds.children)])
     yield tap(button(ids.speeds, "Not clear"))
-    d.note("hand_has_sd", "SD" in app.ref.race.cars[0].hand)
+    d.note("hand_has_sd", "SD" in app.f1.ref.race.cars[0].hand)
     d.note("message", ids.message.text)
     yield lambda: dashboards_agree(app)
-    d.note("dashboard_hand_has_sd", "SD" in app.ports.virtual[app.ref.pairs[0]].state["car"]["hand"])
+    d.note("dashboard_hand_has_sd", "SD" in app.ports.virtual[app.f1.ref.pairs[0]].state["car"]["hand"])
 
 
 def damaged(d):
@@ -392,10 +491,10 @@ def damaged(d):
     yield 0.1
     yield tap(ids.start)
     yield lambda: app.sm.current == "pairing"
-    d.note("new_game", os.path.basename(app.path))
+    d.note("new_game", os.path.basename(app.f1.path))
     # Back from a race not started yet: Formula 1's pairing to its setup, Formula 5's to its own.
     yield tap(app.screen("pairing").ids.back)
-    d.note("pairing_back", [app.sm.current, app.ref is None])
+    d.note("pairing_back", [app.sm.current, app.f1.ref is None])
     yield tap(ids.choose_f5)
     yield tap(app.screen("f5setup").ids.start)
     yield lambda: app.sm.current == "pairing"
@@ -437,7 +536,7 @@ def oled_matches(app, oled, image):
 def events_this_turn(app, kind):
     from companion.f1 import turn
 
-    return [e for e in turn.this_turn(app.ref) if e.get("t") == kind]
+    return [e for e in turn.this_turn(app.f1.ref) if e.get("t") == kind]
 
 
 def people(d):
@@ -467,7 +566,7 @@ def people(d):
     app.back()
     d.note("saved_back", app.sm.current)
     yield from setup_and_pair(d, players=2)
-    race = app.ref.race
+    race = app.f1.ref.race
     rids = race_ids(app)
     # Pairing, History and Results each come back to the race with their Back button.
     for name, widget in (("pairing", rids.dashboards), ("history", rids.history), ("results", rids.results)):
@@ -477,46 +576,46 @@ def people(d):
         d.note("back_from_" + name, [shown, app.sm.current])
         yield 0.05
     # The speed picker: the same keys in the same places, whatever the turn.
-    yield app.ready
-    d.note("keys", [(k.value, k.x, k.y) for k in app.speed_keys])
-    d.note("keys_off", [k.value for k in app.speed_keys if not k.live])
+    yield app.f1.ready
+    d.note("keys", [(k.value, k.x, k.y) for k in app.f1.speed_keys])
+    d.note("keys_off", [k.value for k in app.f1.speed_keys if not k.live])
     yield tap(speed_key(app, 60))
     # A double tap on End turn, 80 ms apart: Ann's turn ends, Bob's does not.
     click(rids.end)
     yield 0.08
     click(rids.end)
     yield 0.3
-    d.note("double_tap", {"seat": race.seat, "ends": sum(1 for e in app.ref.stack if e.get("t") == "end"),
+    d.note("double_tap", {"seat": race.seat, "ends": sum(1 for e in app.f1.ref.stack if e.get("t") == "end"),
                           "message": rids.message.text})
-    yield app.ready
-    d.note("keys_turn2", [(k.value, k.x, k.y) for k in app.speed_keys])
+    yield app.f1.ready
+    d.note("keys_turn2", [(k.value, k.x, k.y) for k in app.f1.speed_keys])
     yield tap(speed_key(app, 40))
     # A tap from a stale screen: Bob's turn is ended elsewhere (another tap got there first) before this
     # screen is redrawn; the End turn button still holds Bob's token.
     stale = rids.end.token
-    app.view.end_turn(token=stale)
+    app.f1.view.end_turn(token=stale)
     click(rids.end)
-    d.note("stale_tap", {"seat": race.seat, "message": app.view.message,
-                         "ends": sum(1 for e in app.ref.stack if e.get("t") == "end")})
+    d.note("stale_tap", {"seat": race.seat, "message": app.f1.view.message,
+                         "ends": sum(1 for e in app.f1.ref.stack if e.get("t") == "end")})
     yield 0.2
     # Ann: 120 mph into Corner 6 (a 100 band): taps on the roll and on End turn while the dice tumble.
-    yield app.ready
+    yield app.f1.ready
     yield tap(speed_key(app, 120))
     yield tap(corner_button(app, 5))
     tyre = race.cars[0].tyre
     click(rids.corner)
-    d.note("rolling", app.rolling)
+    d.note("rolling", app.f1.rolling)
     click(rids.corner)
     click(rids.end)
     d.note("during_roll", {"corners": len(events_this_turn(app, "corner")), "seat": race.seat,
                            "message": rids.message.text})
-    yield lambda: not app.rolling
+    yield lambda: not app.f1.rolling
     yield tap(rids.corner)  # the same corner again, a second later: it is not rolled for twice
     d.note("after_roll", {"corners": len(events_this_turn(app, "corner")), "corner_off": not rids.corner.live,
                           "tyre_paid": race.cars[0].tyre - tyre, "chart_row": rids.chart_row.text,
                           "spun": race.cars[0].status})
     # The virtual dashboard's OLED, pixel for pixel against the firmware's framebuffer.
-    dev = app.ref.pairs[0]
+    dev = app.f1.ref.pairs[0]
     dash = app.ports.virtual[dev]
     yield from press_virtual(app, dev, "BACK")
     yield 0.5
@@ -545,21 +644,21 @@ def people(d):
     yield from press_virtual(app, dev, "BACK")
     # Bob: Block is off until his speed is set (a tap says so); blocked by a faster car, he may raise to it.
     yield tap(rids.end)
-    yield app.ready
+    yield app.f1.ready
     d.note("new_turn_table", {"dice": list(rids.dice.faces), "chart_row": rids.chart_row.text})
     yield tap(rids.block)
     block_before = rids.message.text
     yield tap(speed_key(app, 40))
     yield tap(rids.block)
     d.note("block", {"before": block_before, "title": rids.picker_title.text,
-                     "keys": [(k.value, k.live, k.note) for k in app.speed_keys]})
+                     "keys": [(k.value, k.live, k.note) for k in app.f1.speed_keys]})
     yield tap(speed_key(app, 60))
-    d.note("blocked", {"speed": race.cars[1].speed, "message": rids.message.text, "picker": app.picker})
+    d.note("blocked", {"speed": race.cars[1].speed, "message": rids.message.text, "picker": app.f1.picker})
     # Ann, at 120, sees what each speed costs; the one that spins asks first.
     yield tap(rids.end)
-    yield app.ready
-    d.note("costs", [(k.value, k.cost, k.confirm) for k in app.speed_keys])
-    spinning = [k for k in app.speed_keys if k.confirm and k.live]
+    yield app.f1.ready
+    d.note("costs", [(k.value, k.cost, k.confirm) for k in app.f1.speed_keys])
+    spinning = [k for k in app.f1.speed_keys if k.confirm and k.live]
     d.note("spin_keys", [(k.value, k.cost) for k in spinning])
     if not spinning:  # no speed spins the car from here: the picker's question is checked on a key told it does
         key = speed_key(app, 100)
@@ -604,8 +703,8 @@ def sizes(d):
     app = d.app
     d.names = ["Ann", "Bob", "Cy", "Di", "Ed", "Maximiliana Montgomery-Smythe"]  # a name longer than its box
     yield lambda: app.bridge is not None
-    app.form.set_count(6)
-    app._fill_setup()
+    app.f1.form.set_count(6)
+    app.f1.fill_setup()
     for w, h in SIZES:
         Window.size = (w, h)
         yield 0.3
@@ -614,31 +713,31 @@ def sizes(d):
     yield 0.3
     yield from setup_and_pair(d, players=6, on_tablet=6)
     ids = race_ids(app)
-    yield app.ready
+    yield app.f1.ready
     yield tap(speed_button(app, fastest=True))
     yield tap(corner_button(app, 0))
     yield tap(ids.corner)
-    yield lambda: not app.rolling
+    yield lambda: not app.f1.rolling
     fits = {}
     for players in (6, 4, 2):
         if players != 6:
             app.new_game()
-            app.form.set_count(players)
-            app.start_game()
+            app.f1.form.set_count(players)
+            app.f1.start()
             app.show("race")
-            yield app.ready
+            yield app.f1.ready
             yield tap(speed_button(app))
         for w, h in SIZES:
             Window.size = (w, h)
             yield 0.4
-            panels = app.car_rows
+            panels = app.f1.car_rows
             fits["%dx%d-%d" % (w, h, players)] = {
                 "cars": len(panels),
                 "in_view": all(p.y >= 0 and p.top <= h + 1 for p in panels),
                 "names_fit": all(p.ids.name.texture_size[0] <= p.ids.name.width + 1 for p in panels),
                 "long_name": [p.ids.name.texture_size[0] > 0 and p.ids.name.text.startswith("Maxi")
                               for p in panels if "Maxi" in p.name][:1],
-                "keys": len([k for k in app.speed_keys if k.parent is not None and k.width > 20]),
+                "keys": len([k for k in app.f1.speed_keys if k.parent is not None and k.width > 20]),
                 "dashboards": len(ids.dash_tabs.children),
             }
             d.shot("race-%dp-%dx%d" % (players, w, h))
@@ -827,7 +926,7 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
-SCENARIOS = {"sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+SCENARIOS = {"undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes}
 
 

@@ -60,7 +60,7 @@ def test_setup_pairing_corner_pit_undo_finish_results_history(tmp_path):
     assert 10 <= seen["history_shown"] <= len(history)  # drawn as rows, only those on screen
     assert seen["results_screen"] == {"heading": "Results", "charts": [2, 2, 2], "legend": 2}
     over = seen["race_over"]  # fails on the old main: "Round 7 ... FINISHED" and every race button live
-    assert over["live"] == [] and over["results_button"] is False
+    assert over["live"] == ["undo"] and over["results_button"] is False  # only Undo, for a wrong last move
     assert over["round"] == "%d rounds  ·  3-lap race" % over["rounds"] and over["turn"] == "RACE OVER"
     assert seen["setup_after_finish"] == [True, "The last race is over: its results are in Saved games"]
     assert seen["saved_after_finish"] == [["Ann, Bob", "FINISHED"]]  # never offered as in progress
@@ -194,3 +194,27 @@ def test_every_car_in_view_at_three_sizes(tmp_path):
         if fit["cars"] == 6:
             assert fit["long_name"] == [True]  # ellipsised inside its colour box, not overflowing
             assert fit["dashboards"] == 6  # every virtual dashboard reachable (the old screen showed two)
+
+
+def test_a_wrong_last_finish_is_undone_from_the_results(tmp_path):
+    """Issue 13 (follow-up): once the last car had finished, nothing could be taken back. Fails on the old main:
+    Results had no Undo and the race screen's was off. Double taps on Undo and on its question's Yes undo once
+    (~25 s: a 3-lap race for two, with their virtual dashboards)."""
+    seen = run("undo_over", tmp_path, tmp_path / "data", seed=7, timeout=150)
+    over = seen["over"]
+    assert over["live"] == ["undo"] and over["undos"] == 0 and over["shows"] == "FINISHED" and over["over"] == 2
+    assert over["button"] == ["Undo the last move", True, 1]
+    asked = seen["asked"]
+    assert len(asked["questions"]) == 1 and asked["undos"] == 0 and asked["screen"] == "results"
+    assert asked["questions"][0].startswith("Undo the last move (") and "end of turn" in asked["questions"][0]
+    back = seen["back"]
+    assert back["screen"] == "race" and back["undos"] == 1 and back["over"] == 0 and back["phase"] == "finish"
+    assert back["message"].startswith("Undone: ") and back["message"].endswith(": end of turn")
+    assert back["live"] == ["end", "undo"] and back["turn"] != "RACE OVER"
+    done = seen["finish_undone"]
+    assert done["undos"] == 2 and done["laps_left"] == 1 and done["status"] == "racing" and done["over"] == -1
+    assert done["message"].endswith("crossed the line, 2 over") and done["finish_live"] is True
+    assert done["shows"] == "YOUR" and done["phase"] in ("move", "corners")  # the dashboard is back in the race
+    assert seen["again"] == {"over": 5, "game_over": 1, "shows": "FINISHED"}
+    # (And a label's new text of the same size gets a new texture: llvmpipe stalls on rewriting one in use.)
+    assert seen["new_texture"] == [True, True]

@@ -9,7 +9,7 @@ import pytest
 from companion.link_bridge import LinkBridge
 from companion.f1.referee import Referee
 from companion.transport import Transport
-from companion.f1.ui_logic import RaceView
+from companion.f1.view import RaceView
 from companion.virtual import VirtualPorts
 from tests.firmware.dash import text_rows
 

@@ -81,7 +81,9 @@ def test_a_log_saved_by_the_older_rules_is_listed_with_the_move_now_refused_and_
     listed = {g.path: g for g in storage.saved_games(data)}
     assert listed[old].error == expected
     assert "\n" not in listed[old].text() and expected in listed[old].text()  # one line in the list
+    assert listed[old].players == NAMES and listed[old].label() == "OLDER VERSION"  # whose game, and why
     assert listed[good].error == "" and sorted(listed[good].players) == ["Cat", "Dan"]  # the others as before
+    assert listed[good].label() == "IN PROGRESS"
 
     before = _files(old)
     with pytest.raises(LogError) as refused:
@@ -118,3 +120,4 @@ def test_a_move_refused_for_another_reason_is_not_blamed_on_an_older_version(dat
     _older(path, entry)
     error = storage.saved_game(path, "F1").error
     assert error.startswith("the game log does not replay: round 1, ") and "older version" not in error, error
+    assert storage.saved_game(path, "F1").label() == "DAMAGED"

@@ -239,3 +239,40 @@ def test_whole_races_keep_every_dashboard_in_step(tmp_path, seed):
     assert again.race.snapshot() == ref.race.snapshot()
     ref.close()
     again.close()
+
+
+def test_undo_after_the_finish_puts_the_race_back_in_play_across_a_restart(game):
+    """Issue 13 (follow-up): a wrong last Finish could not be taken back once the race was over. Now Undo stays
+    live (only Undo), it is an "undo" entry in the log like any other, and the dashboards follow. Fails on the
+    old main: undo was refused with "the race is over"."""
+    ref, dash, path = game
+    while not ref.race.game_over:
+        car = ref.race.cars[ref.seat]
+        if not car.speed_set:
+            ref.set_speed(40)
+        (ref.finish if car.laps_left == 1 else ref.lap)(3 if car.laps_left == 1 else 0)
+        ref.end_turn()
+    dash.deliver(ref)
+    last = ref.stack[-2]  # the last car over the line; the turn it ended closed the race
+    seat = last["seat"]
+    assert dash.cars[seat].status == "finished" and dash.agree_with(ref)
+    assert [n for n, a in ref.actions().items() if a.live] == ["undo"]
+    with pytest.raises(RuleError, match="the race is over"):
+        ref.set_speed(40)
+    assert ref.undo()["t"] == "end"
+    dash.deliver(ref)
+    assert not ref.race.game_over and ref.seat == seat and ref.phase() == "finish" and dash.agree_with(ref)
+    # Killed here and opened again: the log says the same.
+    again = Referee.open(path)
+    assert again.race.snapshot() == ref.race.snapshot() and again.phase() == "finish"
+    assert again.undo() == last  # the finish itself, taken back
+    car = again.race.cars[seat]
+    assert car.status == "racing" and car.laps_left == 1 and again.race.over[seat] == -1
+    dash.deliver(again)
+    assert dash.cars[seat].status == "racing" and dash.agree_with(again)  # the dashboard leaves FINISHED
+    again.finish(1)  # the right spaces this time
+    again.end_turn()
+    assert again.race.game_over and again.race.over[seat] == 1
+    dash.deliver(again)
+    assert dash.agree_with(again)
+    again.close()

@@ -8,12 +8,12 @@ import sqlite3
 import pytest
 
 from companion import storage
-from companion.f1 import ui_logic
+from companion.f1 import view as f1_view
 from companion.f5.referee import F5Referee
 from companion.f5.view import new_game_path as f5_game_path
 from companion.f1.referee import Referee
 
-from tests.companion.test_ui_logic import race_to_the_finish
+from tests.companion.test_f1_view import race_to_the_finish
 
 
 @pytest.fixture
@@ -65,13 +65,34 @@ def test_the_list_shows_games_in_words_not_files(data):
 
 def test_a_finished_race_is_listed_finished_with_its_rounds(data, tmp_path):
     path = new_game(["Ann", "Bob"], 1_000_000)
-    view = ui_logic.RaceView(Referee.open(path))
+    view = f1_view.RaceView(Referee.open(path))
     race_to_the_finish(view, over=1)
     view.ref.close()
     game = storage.saved_games(data)[0]
     assert game.finished and game.round == 3  # three rounds played, not "round 4"
     assert "finished after 3 rounds" in game.text()
     assert storage.game_in_progress() is None  # never offered as "in progress"
+
+
+def test_a_finished_race_undone_is_in_progress_again(data):
+    """Issue 13 (follow-up): a finished race whose last move is undone is "in progress" again, in the list and
+    for Resume, after the app is gone; finished again, it is listed finished. Fails on the old main (no undo once
+    the race was over)."""
+    path = new_game(["Ann", "Bob"], 1_000_000)
+    view = f1_view.RaceView(Referee.open(path))
+    race_to_the_finish(view, over=1)
+    view.ref.close()
+    assert storage.saved_games(data)[0].finished
+    view = f1_view.RaceView(Referee.open(path))  # opened from the list, to its results: Undo there
+    assert view.undo() is not None
+    view.ref.close()
+    game = storage.saved_games(data)[0]
+    assert not game.finished and game.round == 3 and "round 3, in progress" in game.text()
+    assert storage.game_in_progress() == (path, None)
+    view = f1_view.RaceView(Referee.open(path))
+    view.end_turn()
+    view.ref.close()
+    assert storage.saved_games(data)[0].finished and storage.game_in_progress() is None
 
 
 def test_a_damaged_save_is_listed_with_its_error_and_the_rest_still_work(data):
@@ -109,18 +130,18 @@ def test_an_older_game_opened_after_a_new_race_shows_its_own_table(data):
     seed = next(s for s in range(3000) if Race(s, ["Cat", "Dan"], 3).pit_pile[0] == "IGNITION")
     older = new_game(["Ann", "Bob"], 1_000_000)
     newer = new_game(["Cat", "Dan"], 2_000_000, seed=seed)
-    view = ui_logic.RaceView(Referee.open(newer))
+    view = f1_view.RaceView(Referee.open(newer))
     view.set_speed(40)
     view.pit()
     assert view.pit_card_text() == "Faulty Ignition. Miss two moves."
     view.ref.close()
     listed = storage.saved_games(data)
     assert [g.path for g in listed] == [newer, older]
-    again = ui_logic.RaceView(Referee.open(listed[1].path))  # the older one, chosen from the list
+    again = f1_view.RaceView(Referee.open(listed[1].path))  # the older one, chosen from the list
     assert again.pit_card_text() == "" and again.announcements() == []
     assert "Cat" not in again.status_line() and "Dan" not in again.status_line()
     assert again.status_line().startswith("Round 1. ") and again.race.names[0] in again.status_line()
     again.ref.close()
-    resumed = ui_logic.RaceView(Referee.open(newer))  # and the newer one comes back as it was left
+    resumed = f1_view.RaceView(Referee.open(newer))  # and the newer one comes back as it was left
     assert resumed.pit_card_text() == "Faulty Ignition. Miss two moves."
     resumed.ref.close()

@@ -2,7 +2,7 @@
 be reduced by 40 mph only"; "brake wear ... maximum of 5 points. In this case speed may be reduced by 20 mph only".
 The speeds it offers and the speeds it takes come from the car's own rules (Car.speed_choices, Car.set_speed)."""
 
-from tests.companion.test_ui_logic import new_view
+from tests.companion.test_f1_view import new_view
 
 
 def test_the_tablet_offers_and_takes_no_reduction_the_car_cannot_pay_for(tmp_path):

@@ -16,6 +16,6 @@ def test_touch_targets_never_shrink_below_a_finger():
 
 
 def test_chart_ticks_are_round_numbers():
-    from companion.widgets import nice_step
+    from companion.f1.widgets import nice_step
 
     assert [nice_step(n, 10) for n in (4, 12, 37, 120)] == [0.5, 2, 5, 20]

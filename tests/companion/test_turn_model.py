@@ -12,7 +12,7 @@ from shared_rules.f1 import cards, charts
 from shared_rules.f1.race import Race
 from shared_rules.f1.status import FINISHED, PIT, SPUN
 
-from companion.f1 import ui_logic
+from companion.f1 import view as f1_view
 from companion.f1 import turn
 from companion.f1.referee import Referee
 from companion.f1.track import Track
@@ -20,7 +20,7 @@ from companion.f1.track import Track
 
 def new_view(tmp_path, names=("Ann", "Bob", "Cat"), seed=42, laps=3, track=None, name="g.db"):
     ref = Referee.new(str(tmp_path / name), list(names), laps, seed=seed, track=track)
-    return ui_logic.RaceView(ref)
+    return f1_view.RaceView(ref)
 
 
 def tap(view, name, *args, **kw):
@@ -281,7 +281,7 @@ def test_the_picker_follows_the_rules_engine(tmp_path, monkeypatch):
         return real(self, v, card)
 
     monkeypatch.setattr(car_module.Car, "set_speed", no_40)
-    opt = ui_logic.RaceView(view.ref).speed_options()[2]  # (a view works its pickers out once a step)
+    opt = f1_view.RaceView(view.ref).speed_options()[2]  # (a view works its pickers out once a step)
     assert not opt.live and opt.reason == "no 40 today"
 
 
@@ -308,14 +308,14 @@ def test_the_end_of_a_race_is_a_state(tmp_path):
     assert view.over() and view.phase() == "over"
     acts = view.actions()
     assert sorted(acts) == sorted(turn.ACTIONS)
-    assert not any(a.live for a in acts.values())
-    assert {a.reason for a in acts.values()} == {"the race is over"}
+    assert [n for n, a in acts.items() if a.live] == ["undo"]  # only Undo: a wrong last move is taken back
+    assert {a.reason for n, a in acts.items() if n != "undo"} == {"the race is over"}
     assert not any(o.live for o in view.speed_options() + view.block_options() + view.hold_options())
     winner = view.race.names[0]
     assert view.status_line() == "Race over after 3 rounds: %s wins." % winner
     assert "Round 4" not in view.status_line() and view.heading() == "Race over after 3 rounds"
-    for doing in (lambda: view.set_speed(20), view.end_turn, view.undo, view.pit, view.roll_corner):
-        assert doing() is None
+    for doing in (lambda: view.set_speed(20), view.end_turn, view.pit, view.roll_corner, lambda: view.finish(1)):
+        assert doing() is None and view.message == "the race is over"
     assert view.last_roll_text() == "" and view.pit_card_text() == ""
 
 
@@ -410,14 +410,14 @@ def test_6_or_10_on_worn_tyres_says_why_it_spins():
 # ---- words for the setup ------------------------------------------------------------------------------------
 
 def test_variants_are_in_words_not_code_names():
-    for flag, title, text in ui_logic.VARIANTS:
+    for flag, title, text in f1_view.VARIANTS:
         assert "_" not in title + text and not any(w.isupper() and len(w) > 2 for w in (title + " " + text).split())
-        assert ui_logic.variant_text(flag) == text
-    assert ui_logic.variant_text(charts.FREE_40) == "Slowing down by 40 mph costs no brake wear."
+        assert f1_view.variant_text(flag) == text
+    assert f1_view.variant_text(charts.FREE_40) == "Slowing down by 40 mph costs no brake wear."
 
 
 def test_the_setup_in_words():
-    form = ui_logic.SetupForm()
+    form = f1_view.SetupForm()
     assert form.summary() == "3 players, 3 laps. The 1962 rules."
     form.toggle(charts.RESTART_80, True)
     form.toggle(charts.FREE_40, True)

@@ -53,4 +53,4 @@ def test_table_rows_last_turn_and_slides(tmp_path):
 
 
 def test_columns_in_colour():
-    assert cards_markup([0, PIT_SIDE]) == "[b][color=d82626]R[/color][/b] [color=888888]P[/color]"
+    assert cards_markup([0, PIT_SIDE]) == "[b][color=d81e1e]R[/color][/b] [color=888888]P[/color]"

@@ -95,7 +95,7 @@ def f1_then_f5(d):
     app = d.app
     yield from setup_and_pair(d, players=2)  # the first car "on this tablet instead", the rest on phones
     yield lambda: dashboards_agree(app)
-    d.note("f1_pairs", {str(k): v for k, v in app.ref.pairs.items()})
+    d.note("f1_pairs", {str(k): v for k, v in app.f1.ref.pairs.items()})
     d.note("f1_drawn", [getattr(w, "dev", None) for w in app.screen("race").ids.dash_tabs.children])
     d.note("f1_on_phones", sorted(app.phones.on_phones()))
     d.note("f1_url", app.phones.address(1))

@@ -11,8 +11,8 @@ phones' server on loopback. A thread polls the link bridge as the app's Clock do
 import threading
 import time
 
-from companion import storage
-from companion.f1 import ui_logic
+from companion import storage, theme
+from companion.f1 import view as f1_view
 from companion.link_bridge import LinkBridge
 from companion.phones import table as phone_table
 from companion.f1.referee import Referee
@@ -51,7 +51,7 @@ class Table:
         if self.path is None:
             self.tmp.mkdir(parents=True, exist_ok=True)
             self.path = str(self.tmp / "race.db")
-            form = ui_logic.SetupForm()
+            form = f1_view.SetupForm()
             form.set_count(self.players)
             self.ref = form.start(self.path, seed=self.seed)
         else:
@@ -68,7 +68,7 @@ class Table:
             self.urls[seat] = self.phones.address(seat)
         self.bridge.push()
         self.phones.sync([(seat, "virtual-%d" % (seat + 1), race.names[seat], race.colours[seat],
-                           phone_table.rgb_hex(ui_logic.RGBA[race.colours[seat]])) for seat in range(len(race.cars))])
+                           phone_table.rgb_hex(theme.CAR_RGBA[race.colours[seat]])) for seat in range(len(race.cars))])
 
     def _run(self):
         try:

@@ -25,6 +25,6 @@ def test_formula5_after_formula1_takes_no_leftover_and_the_tablet_choice_warns(t
     assert seen["f5_running"] == [] and seen["f5_pairs"] == {}  # nothing left over from the race
     assert seen["f5_cards"] == [0]  # one player's car: the bots need no dashboard
     assert seen["f5_url"] != seen["f1_url"] and seen["f5_url"].split("/")[2] == seen["f1_url"].split("/")[2]
-    assert "everyone at the table can see its cards" in seen["warning"]
+    assert "its cards are covered" in seen["warning"] and "the table may see them too" in seen["warning"]
     assert seen["f5_dev"] == "f5-virtual-1" and seen["f5_drawn"] == ["f5-virtual-1"]
     assert seen["f5_card_pressed"] is True  # its five buttons on the table screen work

@@ -10,7 +10,7 @@ from shared_rules.f1 import charts
 from shared_rules.f1.status import PIT
 
 from companion import storage
-from companion.f1 import ui_logic
+from companion.f1 import view as f1_view
 from companion.f1.referee import Referee
 
 
@@ -21,12 +21,12 @@ def data(tmp_path, monkeypatch):
 
 
 def new_view(tmp_path, names=("Ann", "Bob", "Cy"), seed=42, laps=3):
-    form = ui_logic.SetupForm()
+    form = f1_view.SetupForm()
     form.set_count(len(names))
     form.names[: len(names)] = list(names)
     form.set_laps(laps)
     ref = form.start(str(tmp_path / "g.db"), seed=seed)
-    return ui_logic.RaceView(ref)
+    return f1_view.RaceView(ref)
 
 
 def race_to_the_finish(view, over):
@@ -41,7 +41,7 @@ def race_to_the_finish(view, over):
 
 
 def test_setup_limits_and_a_bad_setup_writes_nothing(tmp_path):
-    form = ui_logic.SetupForm()
+    form = f1_view.SetupForm()
     form.set_count(9)
     form.set_laps(1)
     assert form.count == 6 and form.laps == 3  # "2 to 6 players", laps 3 to 10
@@ -61,11 +61,11 @@ def test_setup_limits_and_a_bad_setup_writes_nothing(tmp_path):
 def test_seat_roll_gives_yellow_to_the_highest_throw(tmp_path):
     """"Each player throws both dice; the highest throw takes the yellow car"."""
     view = new_view(tmp_path, names=("Ann", "Bob", "Cy", "Di"), seed=5)
-    roll = ui_logic.seat_roll(view.race)
+    roll = f1_view.seat_roll(view.race)
     assert [c for c, _n, _t in roll] == ["yellow", "orange", "green", "red"]
     last_throws = {name: throws[-1] for _c, name, throws in roll}
     assert last_throws[roll[0][1]] == max(last_throws.values())
-    text = ui_logic.seat_roll_text(view.race)
+    text = f1_view.seat_roll_text(view.race)
     assert text.splitlines()[0].startswith("YELLOW  %s  threw" % roll[0][1])
 
 
@@ -79,7 +79,7 @@ def test_risk_advisor_counts_all_36_throws_and_matches_the_roll(tmp_path):
     assert "20 over, tyres 0" in view.odds_text()
     ev = view.roll_corner()
     d1, d2 = ev["dice"]
-    assert view.last_roll["outcome"] == ui_logic.outcome_text(charts.dice_penalty(20, 0, d1, d2))
+    assert view.last_roll["outcome"] == f1_view.outcome_text(charts.dice_penalty(20, 0, d1, d2))
     assert view.last_roll["row"].endswith("column +20")
 
 
@@ -87,8 +87,8 @@ def test_risk_advisor_counts_all_36_throws_and_matches_the_roll(tmp_path):
                                        (2, 4, "6, 10"), (2, 6, "4, 5, 8"), (3, 4, "7, 9"), (6, 5, "3, 11")])
 def test_chart_row_names_the_row_the_throw_used(d1, d2, row):
     """"3/3 and 4/4" have rows of their own, apart from the other 6s and 8s."""
-    assert ui_logic.chart_row(40, (d1, d2)) == "Penalty Chart row %s, column +40" % row
-    assert ui_logic.chart_row(20, (d1, d2)).endswith("column +20")
+    assert f1_view.chart_row(40, (d1, d2)) == "Penalty Chart row %s, column +40" % row
+    assert f1_view.chart_row(20, (d1, d2)).endswith("column +20")
 
 
 def test_refused_actions_say_why_and_change_nothing(tmp_path):
@@ -122,7 +122,7 @@ def test_a_turn_pit_undo_and_finish_through_the_presenter(tmp_path):
     results = view.results()
     assert results[0][0] == 1 and results[0][3] == "finished, 3 spaces over the line"
     assert view.active() is None and view.odds() == []
-    series = ui_logic.chart_series(view.ref)
+    series = f1_view.chart_series(view.ref)
     assert [len(pts) for _n, _c, pts in series] == [3, 3]
 
 
@@ -203,7 +203,7 @@ def test_special_tyres_take_one_band_40_over_without_penalty(tmp_path):
 
 
 def test_track_files_cycle_and_a_bad_one_says_why(data, tmp_path):
-    form = ui_logic.SetupForm()
+    form = f1_view.SetupForm()
     assert form.next_track() == form.next_track()  # one file: the 1962 board, again and again
     tracks = data / "tracks"
     tracks.mkdir(parents=True)
@@ -213,7 +213,7 @@ def test_track_files_cycle_and_a_bad_one_says_why(data, tmp_path):
     assert "Club" in names and "zz-bad: 1 to 12 corners" in names  # named, not as a file
     while form.next_track() != "Club":
         pass
-    view = ui_logic.RaceView(form.start(str(tmp_path / "club.db"), seed=1))
+    view = f1_view.RaceView(form.start(str(tmp_path / "club.db"), seed=1))
     assert view.corner_names() == ["Hairpin"] and view.lanes() == [40, 60]
     while "corners" not in form.next_track():
         pass
@@ -277,5 +277,29 @@ def test_nothing_is_live_once_the_race_is_over(tmp_path):
     view = new_view(tmp_path, names=("Ann", "Bob"))
     race_to_the_finish(view, over=1)
     assert view.speed_choices() == [] and view.hold_choices() == []
-    assert view.undo() is None and view.message == "the race is over"
+    assert view.set_speed(20) is None and view.message == "the race is over"
+    assert [n for n, a in view.actions().items() if a.live] == ["undo"]  # a wrong last move can be taken back
     assert "after 3 rounds" in view.status_line()
+
+
+def test_a_wrong_last_finish_is_undone_and_finished_again(tmp_path):
+    """Issue 13 (follow-up): once the last car had finished, Undo was off like every race action, so a Finish
+    with the wrong spaces over the line could not be taken back. Fails on the old main."""
+    view = new_view(tmp_path, names=("Ann", "Bob"))
+    race_to_the_finish(view, over=1)
+    last = view.ref.stack[-2]
+    who = view.race.names[last["seat"]]
+    assert last["t"] == "lap" and view.race.over[last["seat"]] == 1 and view.over()
+    token = view.actions()["undo"].token
+    assert view.undo(token=token) is not None and not view.over()
+    assert view.message == "Undone: %s: end of turn" % who
+    assert view.undo(token=token) is None and view.message == "already done"  # the double tap
+    assert view.phase() == "finish" and view.active() == last["seat"]
+    assert view.heading().startswith("Round 3 of ") and "Race over" not in view.status_line()
+    assert view.undo(token=view.actions()["undo"].token) is not None
+    assert view.message == "Undone: %s: crossed the line, 1 over" % who
+    assert view.active_car().laps_left == 1 and view.actions()["finish"].live
+    assert view.finish(4, token=view.actions()["finish"].token) is not None
+    assert view.end_turn(token=view.actions()["end_turn"].token) is not None
+    assert view.over() and view.race.over[last["seat"]] == 4
+    assert [r[3] for r in view.results() if r[1] == who] == ["finished, 4 spaces over the line"]

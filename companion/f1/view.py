@@ -15,23 +15,13 @@ from shared_rules.f1.cards import card_text
 from shared_rules.f1.race import COLOURS, MAX_LAPS, MAX_PLAYERS, MIN_LAPS, MIN_PLAYERS
 from shared_rules.f1.status import FINISHED, OUT, SPUN
 
+from companion import theme
 from companion.f1 import race_words
 from companion.f1.race_words import variant_text  # noqa: F401  (the screens' name for a variant's words)
 from companion.f1 import turn
 from companion.f1.referee import Referee
 from companion.f1.track import Track, TrackError
 
-# Car colours on screen (RGBA), and a text colour readable on each.
-RGBA = {
-    "yellow": (0.98, 0.82, 0.10, 1),
-    "orange": (0.98, 0.50, 0.08, 1),
-    "green": (0.15, 0.65, 0.25, 1),
-    "red": (0.85, 0.12, 0.12, 1),
-    "black": (0.08, 0.08, 0.08, 1),
-    "blue": (0.15, 0.35, 0.90, 1),
-}
-INK = {"yellow": (0, 0, 0, 1), "orange": (0, 0, 0, 1), "green": (1, 1, 1, 1), "red": (1, 1, 1, 1),
-       "black": (1, 1, 1, 1), "blue": (1, 1, 1, 1)}
 # The variants for the setup screen: (flag, short title, the sentence a player would say), no code names.
 VARIANTS = tuple((flag, race_words.variant_title(flag), race_words.variant_text(flag))
                  for flag in (charts.FREE_40, charts.RESTART_80, charts.REDRAW, charts.WORN_OUT))
@@ -195,7 +185,8 @@ class RaceView:
             dev, link = self.bridge.link_of(seat) if self.bridge is not None else (None, "none")
             misses = sum(1 for _r, s in race.skipped if s == seat)
             out.append({
-                "seat": seat, "name": race.names[seat], "colour": colour, "rgba": RGBA[colour], "ink": INK[colour],
+                "seat": seat, "name": race.names[seat], "colour": colour,
+                "rgba": theme.CAR_RGBA[colour], "ink": theme.CAR_INK[colour],
                 "speed": car.speed, "tyre": car.tyre, "brake": car.brake, "laps_left": car.laps_left,
                 "cards": len(car.hand), "status": race_words.status_words(car), "missed": misses,
                 "active": int(seat == race.seat and not race.game_over), "dev": dev, "link": link,
@@ -213,7 +204,8 @@ class RaceView:
         return None if seat is None else self.race.cars[seat]
 
     def over(self):
-        """True once the race is over: every race action is then unavailable, and the results are final."""
+        """True once the race is over: every race action is then unavailable but Undo (a wrong last move is taken
+        back, and the race is back in play), and the results stand."""
         return bool(self.race.game_over)
 
     def rounds(self):

@@ -17,7 +17,8 @@ Transport, the two-car `table` of conftest.py). Cost: about 3 s.
 import os
 import termios
 import threading
-import time
+
+from tests.table.test_late_notes import wait
 
 
 class HeldScan:
@@ -81,15 +82,6 @@ def _restart_on(seat, path, attempts=5):
         if seat.tty == path:
             return
     raise AssertionError("the dashboard's pty never got %s (another process took the number)" % path)
-
-
-def wait(pred, timeout=20):
-    end = time.monotonic() + timeout
-    while not pred():
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.005)
-    return True
 
 
 def test_a_port_listed_before_its_cable_was_pulled_is_not_opened_after(table):

@@ -36,10 +36,11 @@ class EventLog:
             self.db.execute(
                 "CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, body TEXT NOT NULL, crc INTEGER NOT NULL)"
             )
+            # OR IGNORE: the saved-games list, on its own thread, may open a game the moment it is created, and
+            # both would write the format (a plain INSERT failed the new game with "UNIQUE constraint failed").
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (str(FORMAT),))
             row = self.db.execute("SELECT value FROM meta WHERE key='format'").fetchone()
-            if row is None:
-                self.db.execute("INSERT INTO meta VALUES ('format', ?)", (str(FORMAT),))
-            elif row[0] != str(FORMAT):
+            if row[0] != str(FORMAT):
                 raise LogError("%s was written by another version (format %s)" % (path, row[0]))
         except sqlite3.DatabaseError as e:
             raise LogError("%s is not a game log (%s)" % (path, e))

@@ -724,6 +724,7 @@ def sizes(d):
             app.new_game()
             app.f1.form.set_count(players)
             app.f1.start()
+            assert app.f1.view is not None, "the race did not start: %s" % app.screen("setup").ids.setup_message.text
             app.show("race")
             yield app.f1.ready
             yield tap(speed_button(app))

@@ -530,17 +530,11 @@ class F1Controller:
                 self.rolling = 1
                 ids.chart_row.text = ""
                 ids.dice.roll(ev["dice"], self._rolled)  # the dice tumble; the taps wait for them
-        elif what == "block":
-            if arg is None:
-                self.picker = "speed" if self.picker == "block" else "block"
+        elif what in ("block", "finish"):
+            if arg is None:  # the button opens its picker, or closes it again
+                self.picker = "speed" if self.picker == what else what
             else:
-                ev = v.block(arg, token=token)
-                self.picker = "speed"
-        elif what == "finish":
-            if arg is None:
-                self.picker = "speed" if self.picker == "finish" else "finish"
-            else:
-                ev = v.finish(arg, token=token)
+                ev = (v.block if what == "block" else v.finish)(arg, token=token)
                 self.picker = "speed"
         elif what == "pit":
             ev = v.pit(token=token)

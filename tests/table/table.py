@@ -14,6 +14,7 @@ dashboard and of the table must come out identical with and without faults.
 Used by tests/table/ (a short race) and bench/table_bench.py (the full 5 laps, and the soak).
 """
 
+import fnmatch
 import json
 import os
 import random
@@ -80,10 +81,32 @@ class TableError(AssertionError):
 NOT_MACHINERY = ("*/companion/f1/*", "*/companion/eventlog.py", "*/companion/taken.py", "*/shared_rules/f1/*", "*/tests/*", "<frozen *>", "*/tracemalloc.py")
 
 
-def tablet_heap_kb():
-    """The tablet's Python heap without its game log (tracemalloc must be tracing)."""
+def tablet_heap_kb(ref):
+    """The tablet's Python heap without its game log (tracemalloc must be tracing), `ref` the game's referee."""
     snap = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, p) for p in NOT_MACHINERY])
-    return sum(st.size for st in snap.statistics("filename")) // 1024
+    return (sum(st.size for st in snap.statistics("filename")) - _log_parsed_by_the_link(ref)) // 1024
+
+
+def _log_parsed_by_the_link(ref):
+    """Bytes the game's log holds that tracemalloc charges to the link: the strings of each dashboard event the
+    link parsed (shared_rules/link/codec.py) and the referee kept, its id above all (companion/taken.py keeps
+    every taken id for the whole game: one a turn per dashboard, the growth of a log, not of the machinery)."""
+    seen, size = set(), 0
+    stack = [ref.entries, ref.taken.order]
+    while stack:
+        x = stack.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        where = tracemalloc.get_object_traceback(x)
+        if where is not None and not any(fnmatch.fnmatch(where[-1].filename, p) for p in NOT_MACHINERY):
+            size += sys.getsizeof(x)
+        if isinstance(x, dict):
+            stack.extend(x.keys())
+            stack.extend(x.values())
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+    return size
 
 
 def rss_kb():
@@ -523,7 +546,7 @@ class Table:
                 self.heap[s.dev].append(free)
         self.rss.append(rss_kb())
         if tracemalloc.is_tracing():
-            self.machinery.append(tablet_heap_kb())
+            self.machinery.append(tablet_heap_kb(self.ref))
         self.log_kb.append(sum(len(json.dumps(e)) for e in self.ref.entries) // 1024)
         self.sample_turns.append(self.counts["turns"])
 

@@ -130,8 +130,9 @@ class Seat:
         self.relay = Relay(None, seed)
         self.plug()
 
-    def start(self):
-        self.master, slave = raw_pty()
+    def start(self, pty=None):
+        """`pty`: its (master, slave) already opened and raw (a test that needs the dashboard at a given path)."""
+        self.master, slave = pty if pty is not None else raw_pty()
         self.tty = os.ttyname(slave)
         self.dash.stdin = self.dash.stdout = slave
         self.relay.attach_dashboard(self.master)

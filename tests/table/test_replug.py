@@ -17,6 +17,8 @@ Transport, the two-car `table` of conftest.py). Cost: about 3 s.
 import os
 import termios
 import threading
+import time
+import tty
 
 from tests.table.test_late_notes import wait
 
@@ -51,37 +53,51 @@ def _number(path):
     return int(path.rsplit("/", 1)[1])
 
 
-def _hold_ptys_below(path):
-    """Open a pty for every free number below path's, so that the next pty opened gets path; returns their fds
-    (None when path's number is no longer free: taken by another process on this machine)."""
+def _keep(path):
+    """An fd of the pty at `path`: its number stays taken while this is open, whoever else closes their ends."""
+    return os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+
+
+def _pty_at(path, kept):
+    """A raw pty whose slave is `path`, whose number the test has `kept` until now. Linux hands out the lowest
+    free number: every pty opened on the way (a number below path's that was free, or that another process freed
+    meanwhile) is held until path's is reached. (This test once let the number go free first, and on a busy
+    machine another process opening a pty, a second test run beside it, took it: 1 whole run in 20.)"""
     held = []
-    while True:
-        m, s = os.openpty()
-        name = os.ttyname(s)
-        if name == path:
+    try:
+        while True:  # the numbers below path's that are free now, so that path's is the next one once let go
+            m, s = os.openpty()
+            if _number(os.ttyname(s)) > _number(path):
+                os.close(m)
+                os.close(s)
+                break
+            held += [m, s]
+        os.close(kept)  # the kernel frees the number a moment later, on its own time (the node goes with it)
+        end = time.monotonic() + 5
+        while True:
+            m, s = os.openpty()
+            name = os.ttyname(s)
+            if name == path:
+                tty.setraw(s)
+                tty.setraw(m)
+                return m, s
+            if _number(name) < _number(path):
+                held += [m, s]  # a lower number another process freed in the meantime
+                continue
             os.close(m)
             os.close(s)
-            return held
-        held += [m, s]
-        if _number(name) > _number(path):
-            for fd in held:
-                os.close(fd)
-            return None
+            assert time.monotonic() < end, "%s was not freed (or another process holds it now)" % path
+            time.sleep(0.001)  # not freed yet, or freed and taken by another process (then it is there again)
+    finally:
+        for fd in held:
+            os.close(fd)
 
 
-def _restart_on(seat, path, attempts=5):
+def _restart_on(seat, path, kept):
     """Kill the dashboard and start it again on a new pty at `path` (the tablet's old port)."""
-    for _ in range(attempts):
-        seat.kill()
-        held = _hold_ptys_below(path)
-        try:
-            seat.start()
-        finally:
-            for fd in held or ():
-                os.close(fd)
-        if seat.tty == path:
-            return
-    raise AssertionError("the dashboard's pty never got %s (another process took the number)" % path)
+    seat.kill()
+    seat.start(pty=_pty_at(path, kept))
+    assert seat.tty == path
 
 
 def test_a_port_listed_before_its_cable_was_pulled_is_not_opened_after(table):
@@ -92,9 +108,10 @@ def test_a_port_listed_before_its_cable_was_pulled_is_not_opened_after(table):
     hold = HeldScan(t.source)
     try:
         assert hold.held.wait(20)  # the scanner has listed the ports: the old port among them
+        kept = _keep(old)
         s.unplug()
         assert wait(lambda: not reader.thread.is_alive())  # its reader saw the cable go and closed the port
-        _restart_on(s, old)  # the power cycle: the dashboard's own tty now at the path the listing names
+        _restart_on(s, old, kept)  # the power cycle: the dashboard's own tty now at the path the listing names
         s.plug()
     finally:
         hold.release()

@@ -65,13 +65,6 @@ def _pty_at(path, kept):
     machine another process opening a pty, a second test run beside it, took it: 1 whole run in 20.)"""
     held = []
     try:
-        while True:  # the numbers below path's that are free now, so that path's is the next one once let go
-            m, s = os.openpty()
-            if _number(os.ttyname(s)) > _number(path):
-                os.close(m)
-                os.close(s)
-                break
-            held += [m, s]
         os.close(kept)  # the kernel frees the number a moment later, on its own time (the node goes with it)
         end = time.monotonic() + 5
         while True:
@@ -82,7 +75,7 @@ def _pty_at(path, kept):
                 tty.setraw(m)
                 return m, s
             if _number(name) < _number(path):
-                held += [m, s]  # a lower number another process freed in the meantime
+                held += [m, s]  # a lower number, free or freed by another process meanwhile
                 continue
             os.close(m)
             os.close(s)

@@ -9,7 +9,7 @@ port each on its own pty, and the tablet's logic (referee, pyserial transport, l
   table.faulty_s: how long each run took (the clean run is the same-run baseline).
 - The soak, a long race in compressed time (10 laps, six dashboards, nobody pausing to think), sampled every
   SOAK_EVERY turns after the warm-up: table.soak_heap_drift_b: the worst dashboard's lowest free heap (right
-  after its idle-time collection) in the later half minus that in the earlier half; target >= -2048 (flat).
+  after a collection it is asked for) in the later half minus that in the earlier half; target >= -2048 (flat).
   table.soak_heap_free_min_kb: the lowest such free heap (unix port, 256 KB heap, 64-bit objects).
   table.soak_tablet_growth_kb: the tablet's Python heap with its game log left out, later-half peak minus
   earlier-half peak; target <= 16. table.soak_log_growth_kb: the log's own growth over the same turns

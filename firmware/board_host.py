@@ -5,6 +5,8 @@
 # client replaces an older one. Protocol, one ASCII line per message (see firmware/README.md):
 #   client -> dashboard:  P <BTN>  press and hold    R <BTN>  release    T <BTN>  tap (press, release)
 #                         Q        resend the whole screen and state
+#                         C        collect garbage, then as Q: the state's free heap is then what the
+#                                  dashboard holds (a test's heap figure; link traffic leaves garbage between)
 #   dashboard -> client:  H <id> 128 64     hello, on connect
 #                         G <page> <hex>    one 128-byte SSD1306 page (MONO_VLSB), for each changed page
 #                         F <n>             end of frame n
@@ -16,6 +18,7 @@
 # pyright: basic
 import asyncio
 import binascii
+import gc
 import os
 import socket
 import time
@@ -165,7 +168,9 @@ class Board:
             op = parts[0] if parts else ""
             bit = _button_bit(parts[1]) if len(parts) > 1 else 0
             us = -1
-            if op == "Q":
+            if op == "C":
+                gc.collect()
+            if op == "Q" or op == "C":
                 app.resend()
             elif bit:
                 if op == "P" or op == "T":

@@ -191,6 +191,22 @@ def test_only_changed_pages_are_sent(dash):
     assert sent == 8
 
 
+def test_a_viewer_reads_the_heap_the_dashboard_holds_with_its_garbage_collected(dash):
+    """`Q` reports gc.mem_free() as it stands, garbage of the presses before it included; `C` collects first, so
+    that two in a row read the same (tests/table/ measures the dashboards' heap that way)."""
+    d = dash().start()
+    d.tap("OK", "UP", "UP", "DOWN", "BACK")
+    d.send("Q")
+    as_it_stands = d.state["free"]
+    frames = d.frames
+    d.send("C")
+    collected = d.state["free"]
+    d.send("C")
+    assert d.frames == frames + 2  # each `C` drew the screen, its state line with it
+    assert d.state["free"] == collected
+    assert as_it_stands <= collected
+
+
 def test_selftest_when_back_held_at_power_on(dash):
     d = dash()
     d.start(held="BACK")

@@ -535,13 +535,12 @@ class Table:
 
     # ---- measuring ----------------------------------------------------------------------------------
     def sample_memory(self):
-        """Every dashboard's free heap just after its idle-time collection, and the tablet's resident memory."""
+        """Every dashboard's free heap just after a collection, and the tablet's resident memory."""
         self.settle()
         for s in self.seats:
-            s.dash.send("Q")  # a redraw: the firmware collects garbage 250 ms after its last activity...
-        self.pump(lambda: False, 0.45)
-        for s in self.seats:
-            s.dash.send("Q")  # ...and this redraw reports gc.mem_free() as it stands after that collection
+            # Collect, then report gc.mem_free(): what the dashboard holds. Waiting for its own idle-time collection
+            # instead counted the garbage of the link traffic since (up to 4 KB; a flat heap read as shrinking).
+            s.dash.send("C")
             free = (s.dash.state or {}).get("free")
             if free is not None:
                 self.heap[s.dev].append(free)

@@ -1,6 +1,6 @@
 """A short soak: a long race in compressed time (two dashboards, 10 laps, nobody pausing to think). After the
-warm-up (rings of handled ids filling to their fixed size), each dashboard's free heap right after its idle-time
-collection stays flat, and the tablet's heap, its game log left out, does not grow.
+warm-up (rings of handled ids filling to their fixed size), each dashboard's free heap right after a collection
+stays flat, and the tablet's heap, its game log left out, does not grow.
 bench/table_bench.py runs the long soak with six dashboards (table.soak_* in docs/benchmarks.md)."""
 
 import tracemalloc

@@ -192,8 +192,11 @@ def test_only_changed_pages_are_sent(dash):
 
 
 def test_a_viewer_reads_the_heap_the_dashboard_holds_with_its_garbage_collected(dash):
-    """`Q` reports gc.mem_free() as it stands, garbage of the presses before it included; `C` collects first, so
-    that two in a row read the same (tests/table/ measures the dashboards' heap that way)."""
+    """`Q` reports gc.mem_free() as it stands, garbage of the presses before it included (some 30 KB after these
+    taps, unless the dashboard's own collection came first); `C` collects first, so that two in a row read the
+    same heap (tests/table/ measures the dashboards' heap that way). The same within a slack: MicroPython's
+    collector is conservative, and a stale word on the C stack can keep a dead object alive (192 bytes seen)."""
+    slack = 1024
     d = dash().start()
     d.tap("OK", "UP", "UP", "DOWN", "BACK")
     d.send("Q")
@@ -203,8 +206,8 @@ def test_a_viewer_reads_the_heap_the_dashboard_holds_with_its_garbage_collected(
     collected = d.state["free"]
     d.send("C")
     assert d.frames == frames + 2  # each `C` drew the screen, its state line with it
-    assert d.state["free"] == collected
-    assert as_it_stands <= collected
+    assert abs(d.state["free"] - collected) <= slack
+    assert as_it_stands <= collected + slack
 
 
 def test_selftest_when_back_held_at_power_on(dash):

@@ -105,12 +105,19 @@ class VirtualDashboard:
             self.sock = s
             try:
                 for raw in s.makefile("rb"):
-                    self._line(raw)
+                    if raw.endswith(b"\n"):  # one cut short is the last of a dashboard killed as it wrote it
+                        self._line(raw)
             except OSError:
                 pass
             return
 
     def _line(self, raw):
+        try:
+            self._take(raw)
+        except ValueError:
+            pass  # not a line the firmware writes whole: nothing of it is taken, the next frame redraws
+
+    def _take(self, raw):
         op, _, rest = raw.rstrip(b"\n").partition(b" ")
         done = None
         with self.lock:

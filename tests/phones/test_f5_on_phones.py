@@ -35,13 +35,18 @@ def start(scenario, out, data):
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
+def record(out):
+    """What the app's scenario has written of the game so far ({} before its first write)."""
+    try:
+        return json.loads(out.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
 def seen(out, proc, pred, timeout=40):
     end = time.monotonic() + timeout
     while True:
-        try:
-            got = json.loads(out.read_text())
-        except (OSError, ValueError):
-            got = {}
+        got = record(out)
         assert "error" not in got, got["error"]
         if pred(got):
             return got
@@ -109,13 +114,6 @@ def steps_for(hand, ev):
     return steps + [("DISCARD", "OK")], "PIT STOP"  # CONFIRM PIT
 
 
-def app_events(out):
-    try:
-        return json.loads(out.read_text()).get("events", 0)
-    except (OSError, ValueError):
-        return 0
-
-
 def play(page, hand, ev, taken):
     """Make the move on the page as a player does: look at the screen before each press. A view from the tablet
     arriving meanwhile may put the dashboard back on its main screen: nothing was sent yet, start again.
@@ -169,7 +167,7 @@ def test_a_whole_formula5_game_on_phone_pages_with_a_restart(tmp_path):
                     proc = start("f5_resume", out, data)
                     assert seen(out, proc, lambda g: "resumed" in g)["urls"] == urls  # same port, same tokens
                 hand = Game.replay(alone.events[: i + 1]).hand(car)
-                play(pages[car], hand, ev, lambda i=i, out=out: app_events(out) > i + 1)
+                play(pages[car], hand, ev, lambda i=i, out=out: record(out).get("events", 0) > i + 1)
                 moves += 1
             final = seen(out, proc, lambda g: g.get("over") == 1, timeout=60)
             for page in pages.values():

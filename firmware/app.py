@@ -187,8 +187,10 @@ class App:
                 self._f5 = F5Ui(self)
             self._f5.command(args, time.ticks_ms())  # it takes over self.ui once a command is accepted
         else:
+            # the tablet syncs after every pairing, the same state as often as not: that must not close a dial
+            before = self.car.snapshot() if name == "sync" else None
             f1car.apply_command(self.car, name, args)  # RuleError: refused, nothing changed
-            self.ui.on_command(name, args, time.ticks_ms())
+            self.ui.on_command(name, args, time.ticks_ms(), before is not None and before == self.car.snapshot())
         self.touched = 1
 
     def _journal(self, cid, name, args):

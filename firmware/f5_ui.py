@@ -122,10 +122,10 @@ class F5Ui:
         """What the link reports while in Formula 5: the tablet resends its view when `k` is not its last."""
         return {"game": "f5", "k": self.k, "n": len(self.hand)}
 
-    def on_command(self, name, args, now):
+    def on_command(self, name, args, now, same=0):
         """A Formula 1 command: the tablet plays Formula 1 again."""
         self.leave()
-        self.app.ui.on_command(name, args, now)
+        self.app.ui.on_command(name, args, now, same)
 
     def leave(self):
         app = self.app

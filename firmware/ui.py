@@ -296,8 +296,9 @@ class Ui:
         self.message(title, text, now, then)
 
     # ---- the tablet --------------------------------------------------------------------------------
-    def on_command(self, name, args, now):
-        """A command from the tablet was applied: show what the player must know."""
+    def on_command(self, name, args, now, same=0):
+        """A command from the tablet was applied: show what the player must know. same: it changed nothing
+        (a sync of the state the dashboard held), so the player stays where they are."""
         get = args.get
         if name == "pen" and (get("dice") or get("spin") or get("tyre") or get("brake")):
             d = get("dice", 0)
@@ -314,6 +315,6 @@ class Ui:
             self.open_speed(0)
         elif name == "turn" and get("on") and not self.car.my_turn:
             self.message("MISS A MOVE", "This move is missed. %d more to miss." % self.car.miss, now)
-        elif name == "sync" or (name == "turn" and not get("on")):
+        elif (name == "sync" and not same) or (name == "turn" and not get("on")):
             if self.mode != _MESSAGE:
                 self._go(_MAIN)

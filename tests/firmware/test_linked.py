@@ -104,6 +104,29 @@ def test_a_turn_driven_by_the_tablet(tmp_path):
         d.kill()
 
 
+def test_the_tablet_telling_the_same_state_again_leaves_the_player_in_the_dial(tmp_path):
+    # The tablet sends the whole state after every pairing (it does not know the dashboard yet). A player who
+    # opened the dial first, as a phone player does the moment the page appears, must not lose it.
+    d, t = start(tmp_path, dev="same")
+    try:
+        assert t.command("m1", "turn", {"on": 1})[0] == "done"
+        d.wait(lambda: d.rows()[0].startswith("SET SPEED"))
+        d.tap("UP")
+        same = dict(t.devices["same"].snapshot)
+        assert same["my_turn"] == 1 and same["speed_set"] == 0
+        assert t.command("m2", "sync", same)[0] == "done"
+        d.send("Q")
+        assert d.rows()[0].startswith("SET SPEED")  # still dialling, where the player left it
+        d.tap("UP", "OK")
+        assert d.car()["speed"] == 40 and d.car()["speed_set"] == 1
+        # a state that does change the car still takes the player back to the main screen
+        assert t.command("m3", "sync", dict(same, speed=100, my_turn=1, speed_set=0))[0] == "done"
+        d.wait(lambda: not d.rows()[0].startswith("SET SPEED") and d.big() == "100")
+    finally:
+        t.stop()
+        d.kill()
+
+
 def test_a_command_is_never_applied_twice_across_a_restart(tmp_path):
     d, t = start(tmp_path, dev="twice")
     try:

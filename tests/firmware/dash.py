@@ -217,9 +217,32 @@ class VirtualDashboard:
     def wait(self, pred, timeout=10):
         with self.cond:
             if not self.cond.wait_for(lambda: self.dead or pred(), timeout):
-                raise TimeoutError("dashboard %s: condition not met; screen:\n%s" % (self.dev, self.screen()))
+                raise TimeoutError("dashboard %s: condition not met; %s; screen:\n%s"
+                                   % (self.dev, self.blocked_in(), self.screen()))
             if self.dead and not pred():
                 raise ConnectionError("dashboard %s is off" % self.dev)
+
+    def blocked_in(self):
+        """Where the firmware process is waiting, from Linux's /proc: a dashboard that stops answering is
+        either busy, waiting for input (poll) or stuck writing to a reader that has stopped (write, and to what)."""
+        proc = self.proc
+        if proc is None or proc.poll() is not None:
+            return "the firmware process has ended"
+        base = "/proc/%d/" % proc.pid
+        try:
+            with open(base + "syscall") as f:
+                call = f.read().split()
+            with open(base + "wchan") as f:
+                where = f.read().strip()
+        except OSError as e:
+            return "the firmware process: %s" % e
+        if call and call[0] == "1" and len(call) > 1:  # write(2) on x86-64: to which file
+            try:
+                target = os.readlink(base + "fd/%d" % int(call[1], 16))
+            except (OSError, ValueError):
+                target = "?"
+            return "the firmware is blocked writing to %s (%s)" % (target, where)
+        return "the firmware is in system call %s (%s)" % (call[0] if call else "?", where)
 
     def send(self, line, timeout=10):
         """Send one channel line and wait until the firmware has handled it, screen included."""

@@ -123,6 +123,7 @@ class Relay:
         self.partial = {"up": b"", "down": b""}
         self.queue = {"up": [], "down": []}  # [release_time, bytes], in order
         self.sieve = None  # a test's (way, line) -> the lines to pass on instead, before the faults (losing one message)
+        self.writing = None  # "up" or "down" while a write is under way (test diagnostics)
         self.running = True
         self.thread = threading.Thread(target=self._loop, daemon=True)
         self.thread.start()
@@ -200,10 +201,12 @@ class Relay:
         while q and q[0][0] <= now:
             data = q.pop(0)[1]
             if fd is not None:
+                self.writing = way  # a write blocks while the reader on the other side takes nothing
                 try:
                     os.write(fd, data)
                 except OSError:
                     pass
+                self.writing = None
 
     def _loop(self):
         while self.running:

@@ -295,11 +295,20 @@ class Table:
         out = []
         for seat, s in enumerate(self.seats):
             st = s.dash.state or {}
-            out.append("%s link=%s pending=%s\n  dash =%s\n  table=%s" % (
+            out.append("%s link=%s pending=%s\n  dash =%s\n  table=%s\n  %s; %s" % (
                 s.dev, self.transport.status(s.dev), self.transport.pending(s.dev), st.get("car"),
-                self.ref.race.cars[seat].snapshot()))
+                self.ref.race.cars[seat].snapshot(), s.dash.blocked_in(), self._cable(s)))
         out.append("faults (turn, kind, dashboard, seat acting): %s" % self.fault_log[-6:])
         return "\n".join(out)
+
+    def _cable(self, s):
+        """The relay and the tablet's reader of one seat's cable: which of them still moves bytes."""
+        r = s.relay
+        w = self.transport.workers.get(r.path)
+        reader = "no reader" if w is None else "reader running" if w.running else "reader ended"
+        state = "DEAD" if not r.thread.is_alive() else "writing " + r.writing if r.writing else "alive"
+        return "relay %s, queued up %d down %d; tablet port %s: %s" % (
+            state, len(r.queue["up"]), len(r.queue["down"]), r.path, reader)
 
     # ---- the tablet's controls -------------------------------------------------------------------------
     def decide(self, what, *args):
@@ -335,8 +344,11 @@ class Table:
             if attempt:
                 self.counts["retries"] += 1
             d = self.seats[seat].dash
-            self._to_main(d)
-            action(d)
+            try:
+                self._to_main(d)
+                action(d)
+            except (TimeoutError, ConnectionError) as e:  # the dashboard stopped answering its viewer channel
+                raise TableError("%s\n%s" % (e, self.describe())) from e
             self.counts["presses"] += 1
             self.fault_point(seat)
             if self.pump(confirmed, 3.0 if self.faulty else self.timeout):

@@ -45,6 +45,9 @@ async def _readable(s):
     yield asyncio.core._io_queue.queue_read(s)  # type: ignore
 
 
+_running = None  # the board of the app's run now: firmware/main.py makes a new one when it starts the app again
+
+
 class Board:
     viewer = 1  # the viewer channel wants state lines too
     narrow = 0  # the viewer takes whole pages
@@ -53,6 +56,11 @@ class Board:
     state_path = os.getenv(_ENV_STATE) or "f1dash-state.json"  # read once, at import
 
     def __init__(self):
+        global _running
+        if _running is not None:
+            _running.close()  # the run before ended in an error: its viewer sees the channel close, and reconnects
+        _running = self
+        self._listener = None
         # The viewer's button lines are this board's pin interrupts: each edge is latched, then the app is told
         # (as on a Pico, see firmware/buttons.py)
         self.latch = Latch()
@@ -121,6 +129,13 @@ class Board:
                 pass
         self._client = None
 
+    def close(self):
+        """Close the viewer channel, the client and the socket it connected to (nothing closes them otherwise)."""
+        self._drop()
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+
     async def wait_viewer(self, ms):
         """Give a viewer up to `ms` to connect (the self-test's light show is for someone to see)."""
         while os.getenv(_ENV_UI) and self._client is None and ms > 0:
@@ -140,6 +155,7 @@ class Board:
         # struct sockaddr_un on Linux: a native-endian 16-bit family, then the NUL-terminated path.
         ls.bind(("\x01\x00%s\x00" % path).encode())  # family 1 (_AF_UNIX), little-endian
         ls.listen(2)
+        self._listener = ls
         while True:
             await _readable(ls)
             conn, _ = ls.accept()

@@ -183,6 +183,9 @@ class VirtualDashboard:
             self._read_lines(s)
         except OSError:
             pass  # the dashboard went away (a power cut in a test)
+        with self.cond:  # ...or its app started again after an error, which closes the channel (board_host.py)
+            self.dead = True
+            self.cond.notify_all()
 
     def _read_lines(self, s):
         f = s.makefile("rb")
@@ -220,7 +223,13 @@ class VirtualDashboard:
                 raise TimeoutError("dashboard %s: condition not met; %s; screen:\n%s"
                                    % (self.dev, self.blocked_in(), self.screen()))
             if self.dead and not pred():
-                raise ConnectionError("dashboard %s is off" % self.dev)
+                raise self._gone()
+
+    def _gone(self):
+        if self.proc is not None and self.proc.poll() is None:
+            return ConnectionError("dashboard %s closed its viewer channel: its app started again after an error "
+                                   "(firmware/main.py printed it on the link)" % self.dev)
+        return ConnectionError("dashboard %s is off" % self.dev)
 
     def blocked_in(self):
         """Where the firmware process is waiting, from Linux's /proc: a dashboard that stops answering is
@@ -246,6 +255,8 @@ class VirtualDashboard:
 
     def send(self, line, timeout=10):
         """Send one channel line and wait until the firmware has handled it, screen included."""
+        if self.dead:
+            raise self._gone()
         self.sock.sendall(line.encode() + b"\n")
         self.sent += 1
         n = self.sent

@@ -7,7 +7,8 @@ import subprocess
 import threading
 import time
 
-from shared_rules.link import tablet
+import pytest
+from shared_rules.link import codec, tablet
 from tests.firmware.dash import VirtualDashboard, restored
 
 
@@ -306,5 +307,28 @@ def test_the_link_is_loaded_only_once_the_tablet_speaks(tmp_path):
         assert t.command("c1", "turn", {"on": 1})[0] == "done"
         d.send("Q")
         assert free_alone - d.state["free"] > 6000  # the link's code came in only now
+    finally:
+        d.kill()
+
+
+def test_a_dashboard_whose_app_starts_again_after_an_error_closes_its_viewer_channel(tmp_path):
+    # firmware/main.py starts the app again after an error (out of memory, say). The viewer's socket of the run
+    # that failed used to stay open with nobody behind it: a tap then waited for ever, and a virtual dashboard's
+    # restart went unseen (tests/table's check that no dashboard restarted itself never fired). Here the heap is
+    # too small for the link: the app fails as the tablet first speaks.
+    d = VirtualDashboard(str(tmp_path), dev="small", heap="116K", stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    d.start()
+    try:
+        d.tap("OK")  # the app runs
+        out = []
+        codec.frames({"t": "hi"}, 1, out.append)
+        d.proc.stdin.write(b"".join(out))
+        d.proc.stdin.flush()
+        d.reader.join(10)
+        assert not d.reader.is_alive() and d.proc.poll() is None  # the channel closed, the firmware still runs
+        with pytest.raises(ConnectionError, match="started again"):
+            d.tap("OK")
+        os.set_blocking(d.proc.stdout.fileno(), False)
+        assert b"MemoryError" in d.proc.stdout.read()  # why, for a maker, on the link (the tablet skips it)
     finally:
         d.kill()

@@ -92,6 +92,9 @@ class App:
         self.dirty = 0
         self.fold_now = 0
         self.saving = 1
+        if "firmware.store" not in sys.modules:
+            gc.collect()  # its code is placed in a clean heap, not among the boot's garbage (where, after a power
+            # cut with commands journaled, it left the link no room to load in the unix port's 128 KB guard)
         from firmware import store  # loaded by the first save, after the first frame (the boot is quicker)
 
         try:

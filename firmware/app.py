@@ -193,7 +193,8 @@ class App:
             # the tablet syncs after every pairing, the same state as often as not: that must not close a dial
             before = self.car.snapshot() if name == "sync" else None
             f1car.apply_command(self.car, name, args)  # RuleError: refused, nothing changed
-            self.ui.on_command(name, args, time.ticks_ms(), before is not None and before == self.car.snapshot())
+            same = name == "sync" and before == self.car.snapshot()
+            self.ui.on_command(name, args, time.ticks_ms(), same)
         self.touched = 1
 
     def _journal(self, cid, name, args):

@@ -58,7 +58,7 @@ class Board:
     def __init__(self):
         global _running
         if _running is not None:
-            _running.close()  # the run before ended in an error: its viewer sees the channel close, and reconnects
+            _running.close()  # the run before ended in an error: its viewer sees the channel close
         _running = self
         self._listener = None
         # The viewer's button lines are this board's pin interrupts: each edge is latched, then the app is told

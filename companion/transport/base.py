@@ -11,6 +11,7 @@ import queue
 import threading
 import time
 
+from shared_rules.link import notes as note
 from shared_rules.link import tablet
 
 CONNECTED = tablet.CONNECTED
@@ -39,19 +40,9 @@ def _now_ms():
 class Transport:
     """All dashboards of one tablet.
 
-    events: queue.Queue of notes, read on the UI thread (Kivy is not thread-safe):
-      ("port", key, "open" | "gone")      a candidate port appeared (opened) or disappeared
-      ("hello", dev, {"fw", "p", "s", "settled"})   a dashboard (re)connected; "s" is its full snapshot
-      ("status", dev, status)             CONNECTED, SILENT (no frame for 2.5 s) or LOST (no port)
-      ("done", dev, cmd_id, snapshot)     a command was applied (once), snapshot is the state after it
-      ("refused", dev, cmd_id, code, message)   a command was refused; the dashboard changed nothing
-      ("state", dev, snapshot, rev, settled)    the dashboard's latest state (after a change of its own, an
-                                          event, an ack; rev counts changes); settled: it holds no event
-                                          the app has not been given (only then compare it with the table)
-      ("event", dev, event_id, name, args)      an event from the dashboard (delivered once), checked against
-                                          shared_rules/link/schema.py; its state follows as a "state" note
-      ("rejected", dev, event_id, why)    an event no rule can read (acknowledged, never delivered)
-      ("bad", dev or None, why)           something wrong in a dashboard's messages, once per kind: for the log
+    events: queue.Queue of notes, read on the UI thread (Kivy is not thread-safe): the named records of
+    shared_rules/link/notes.py (Port, Hello, Status, Done, Refused, State, Event, Rejected, Bad), listed with
+    their meaning in docs/protocol.md §10.
 
     An event is acknowledged to its dashboard as it arrives, unless the app called hold_events(): then only
     when the app calls ack_event() once it has kept it (applied and logged), so one lost in an app that died
@@ -194,7 +185,7 @@ class Transport:
                 for key in list(self.workers):
                     if key not in ports:
                         self.workers.pop(key).stop()
-                        self.events.put(("port", key, "gone"))
+                        self.events.put(note.port(key, note.GONE))
             self._update_statuses()
             pause = self.timing.get("scan_s", SCAN_S)
             if LOST in self.statuses.values():
@@ -209,7 +200,7 @@ class Transport:
         with self.lock:  # created and listed at once: hold_events() sees every session or sets up the next
             w = _PortWorker(self, key, port)
             self.workers[key] = w
-        self.events.put(("port", key, "open"))
+        self.events.put(note.port(key, note.OPEN))
         w.start()
 
     def _update_statuses(self):
@@ -221,7 +212,7 @@ class Transport:
                 st = self._status(dev, now)
                 if self.statuses.get(dev) != st:
                     self.statuses[dev] = st
-                    self.events.put(("status", dev, st))
+                    self.events.put(note.status(dev, st))
 
 
 class _PortWorker:

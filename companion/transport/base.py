@@ -33,6 +33,36 @@ class PortSource:
         raise NotImplementedError
 
 
+class AllPorts(PortSource):
+    """Several sources as one (USB serial and phones' link sockets): each lists its own ports, and a port is
+    opened by the source that listed it. A source whose listing fails keeps its last one (a flaky enumeration
+    must not look like every one of its dashboards unplugged)."""
+
+    def __init__(self, *sources):
+        self.sources = list(sources)
+        self.listed = [{} for _ in self.sources]  # each source's last listing
+        self.owner = {}  # key -> the source that listed it last
+
+    def scan(self):
+        found, owner = {}, {}
+        for i, source in enumerate(self.sources):
+            try:
+                self.listed[i] = dict(source.scan())
+            except Exception:
+                pass
+            for key, what in self.listed[i].items():
+                found.setdefault(key, what)
+                owner.setdefault(key, source)
+        self.owner = owner
+        return found
+
+    def open(self, key):
+        source = self.owner.get(key)
+        if source is None:
+            raise OSError("%s is not listed" % key)
+        return source.open(key)
+
+
 def _now_ms():
     return int(time.monotonic() * 1000)
 

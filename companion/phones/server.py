@@ -322,7 +322,8 @@ class PhoneServer:
             port.ended()
             if self.link_sockets.get(token) is link:
                 del self.link_sockets[token]
-            await writer  # it sends what was queued, closes the socket, and returns
+            link.close(1000, "closed")  # (unless a reason is given already) the writer closes the socket, returns
+            await writer
         return ws
 
     async def _write_link(self, link):

@@ -191,3 +191,30 @@ def _break(ws):
             sock.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
+
+
+def main(argv):
+    """python -m tests.link.ws_page URL DIR DEV: a phone of its own (another process, as a phone is another
+    device): the link firmware (firmware/link_main.py, its save in DIR) behind a page dialling URL, until killed."""
+    import signal
+
+    from tests.link.harness import Dashboard
+
+    url, folder, dev = argv
+    pages = PageLoop()
+    dash = Dashboard(folder, dev)
+    page = PageLink(pages, url)
+    page.attach(dash.start())
+    page.plug()
+    try:
+        signal.sigwait({signal.SIGTERM, signal.SIGINT})
+    finally:
+        page.unplug()
+        dash.kill()
+        pages.close()
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])

@@ -16,21 +16,20 @@ app dies and starts again (its server too, on the same port: every page dials ag
 import os
 
 from companion.phones.seats import new_token
-from companion.phones.server import PhoneServer, Seat
+from companion.phones import server as phones_server
 from companion.transport.websocket_backend import LinkPorts
 from tests.firmware.dash import VirtualDashboard
-from tests.link.harness import raw_pty
 from tests.link.ws_page import PageLink, PageLoop
-from tests.table.table import NAMES, Table
+from tests.table.table import NAMES, Seat, Table
 
 PHONE_FAULTS = ("drop", "drop", "vanish", "reload", "reload", "kill_tablet")
 LINK_FAULTS = ("drop", "drop", "vanish")  # the Wi-Fi only: nothing restarts
 
 
-class PhoneSeat:
+class PhoneSeat(Seat):
     """One player's phone: the firmware on a pty (its page's runtime) and the page's link socket (its cable)."""
 
-    def __init__(self, workdir, dev, pages, url, seed, dashboard=None):
+    def __init__(self, workdir, dev, pages, url, seed, dashboard=None):  # no Seat.__init__: no relay, no USB
         self.dev = dev
         self.dash = VirtualDashboard(workdir, dev=dev, **(dashboard or {}))
         self.page = PageLink(pages, url, seed)
@@ -38,19 +37,12 @@ class PhoneSeat:
         self.tty = None
         self.plug()
 
-    def start(self):
-        self.master, slave = raw_pty()
-        self.tty = os.ttyname(slave)
-        self.dash.stdin = self.dash.stdout = slave
-        self.page.attach(self.master)
-        try:
-            self.dash.start()
-        finally:
-            os.close(slave)
+    def _attach(self, master):
+        self.page.attach(master)  # on the page's loop, before it returns: nothing reads the old pty after this
 
     def kill(self):
         self.dash.kill()
-        self.page.attach(None)  # on the page's loop, before it returns: nothing reads the old pty after this
+        self._attach(None)
         if self.master is not None:
             os.close(self.master)
             self.master = None
@@ -78,9 +70,9 @@ class PhoneTable(Table):
 
     def _serve(self):
         """The tablet's phones server (again after a restart: on the same port, with a new set of link ports)."""
-        self.server = PhoneServer(lambda dev: None, links=LinkPorts())
+        self.server = phones_server.PhoneServer(lambda dev: None, links=LinkPorts())
         self.web_port = self.server.start("127.0.0.1", self.web_port)
-        self.server.serve({t: Seat(t, None, NAMES[i]) for i, t in enumerate(self.tokens)})
+        self.server.serve({t: phones_server.Seat(t, None, NAMES[i]) for i, t in enumerate(self.tokens)})
 
     def _seat(self, i, dashboard):
         url = "http://127.0.0.1:%d/%s/link" % (self.web_port, self.tokens[i])

@@ -135,15 +135,19 @@ class Seat:
         self.master, slave = pty if pty is not None else raw_pty()
         self.tty = os.ttyname(slave)
         self.dash.stdin = self.dash.stdout = slave
-        self.relay.attach_dashboard(self.master)
+        self._attach(self.master)
         try:
             self.dash.start()
         finally:
             os.close(slave)
 
+    def _attach(self, master):
+        """The line's far end takes the dashboard's pty (None: the dashboard is dead)."""
+        self.relay.attach_dashboard(master)
+
     def kill(self):
         self.dash.kill()
-        self.relay.attach_dashboard(None)
+        self._attach(None)
         # The master stays open until the next kill: the relay may still be selecting on it, and a closed
         # number is soon reused (by the next pty) and would then be read by the relay.
         if self.dead_master is not None:

@@ -165,3 +165,32 @@ def test_a_server_without_link_ports_serves_no_link(tmp_path):
     finally:
         pages.close()
         server.stop()
+
+
+def test_usb_ports_and_link_sockets_are_listed_together_and_a_flaky_listing_hides_neither():
+    class Flaky(NoPorts):
+        def __init__(self):
+            self.fail = False
+            self.opened = []
+
+        def scan(self):
+            if self.fail:
+                raise OSError("enumeration failed")
+            return {"/dev/ttyACM0": "Board in FS mode"}
+
+        def open(self, key):
+            self.opened.append(key)
+            return key
+
+    usb, links = Flaky(), LinkPorts()
+    both = AllPorts(usb, links)
+    port = links.connect("phone link: Ann", lambda data: None, lambda: None, TOKEN)
+    assert both.scan() == {"/dev/ttyACM0": "Board in FS mode", "link:1": "phone link: Ann"}
+    usb.fail = True  # a flaky USB enumeration: its last listing stands, the phones' too
+    assert set(both.scan()) == {"/dev/ttyACM0", "link:1"}
+    assert both.open("/dev/ttyACM0") == "/dev/ttyACM0" and usb.opened == ["/dev/ttyACM0"]
+    assert both.open("link:1") is port
+    with pytest.raises(OSError):
+        both.open("link:1")  # a socket is opened once: a reconnect is another port
+    port.ended()
+    assert set(both.scan()) == {"/dev/ttyACM0"}

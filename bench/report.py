@@ -50,6 +50,10 @@ TARGETS = (
      "loopback, p99 (ms)", "≤ 50", lambda v, r: v <= 50),
     ("phone.reconnect_s", "the tablet restarted to every phone's page showing its dashboard again (s)", "≤ 2",
      lambda v, r: v <= 2),
+    ("phone.command_to_ack_vs_serial", "command to ack over a phone's link socket (WebSocket, loopback), p99, "
+     "against the same over a pty (phone.serial_command_to_ack_ms_p99, same run)", "≤ 1.5", lambda v, r: v <= 1.5),
+    ("phone.command_to_ack_ms_p99", "command to ack over a phone's link socket, p99 (ms)", "(reported)",
+     lambda v, r: None),
     ("table.identical", "full 5-lap, 6-player race played again from its seed under faults ends identical on "
      "every dashboard, save, the table and its log", "= 1", lambda v, r: v == 1),
     ("table.fault_kinds", "kinds of fault injected in that run (cable, dashboard kill, tablet kill, damaged save, "

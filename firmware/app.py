@@ -279,8 +279,10 @@ class App:
                 await board.flag.wait()  # asleep until an edge is latched
 
     async def link_task(self):
+        from firmware.mpy_internals import readable  # here, not at the top: after the first frame (a quicker boot)
+
         while True:
-            await _readable(sys.stdin)  # type: ignore  # asleep until the tablet sends something
+            await readable(sys.stdin)  # type: ignore  # asleep until the tablet sends something
             while self.saving:
                 # A command journaled now would go into the journal the save is about to replace: it waits (the
                 # bytes stay in the USB buffer; a save takes 30 ms, 140 ms with an erase).
@@ -328,11 +330,6 @@ class App:
             while self.saving or time.ticks_diff(time.ticks_ms(), self.last_activity) < _GC_QUIET_MS:
                 await asyncio.sleep_ms(_GC_QUIET_MS)
             gc.collect()
-
-
-async def _readable(stream):
-    # Park the task until `stream` has something to read (how asyncio's own streams wait).
-    yield asyncio.core._io_queue.queue_read(stream)  # type: ignore
 
 
 def _restore(path, car):

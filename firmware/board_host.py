@@ -28,6 +28,7 @@ import framebuf
 
 from firmware import board as b
 from firmware.buttons import Latch
+from firmware.mpy_internals import readable
 
 _ENV_UI = const("F1DASH_UI")  # path of the channel's unix socket
 _ENV_STATE = const("F1DASH_STATE")  # path of the saved state file
@@ -38,11 +39,6 @@ _AF_UNIX = const(1)
 
 def _button_bit(name):
     return 1 << b.BUTTONS.index(name) if name in b.BUTTONS else 0
-
-
-async def _readable(s):
-    # Park this task until the socket has something to read (how asyncio's own streams wait).
-    yield asyncio.core._io_queue.queue_read(s)  # type: ignore
 
 
 _running = None  # the board of the app's run now: firmware/main.py makes a new one when it starts the app again
@@ -157,7 +153,7 @@ class Board:
         ls.listen(2)
         self._listener = ls
         while True:
-            await _readable(ls)
+            await readable(ls)
             conn, _ = ls.accept()
             self._drop()
             self._client = conn
@@ -168,7 +164,7 @@ class Board:
         app.resend()
         handled = 0
         while self._client is conn:
-            await _readable(conn)
+            await readable(conn)
             try:
                 line = conn.readline()
             except OSError:

@@ -1,5 +1,5 @@
 # Drawing the Formula 5 screens (firmware/f5_ui.py) on the 8x8 text grid, with the helpers of screens.py.
-from shared_rules.f5.cards import COLOURS
+from shared_rules.f5.cards import CAR_NAMES, COLOURS
 
 from firmware import f5_ui as u
 from firmware.screens import RIGHT, footer, line, list_screen, message_screen
@@ -32,8 +32,7 @@ def render(fb, ui, linked):
             if c == COLOURS:
                 items.append("CONFIRM PIT")
             else:
-                n = len(ui.held(c)) - (1 if ui.pit_card < 70 and ui.pit_card // 14 == c else 0)
-                items.append("%s%d/%d" % (_pad(u.NAMES[c], 8), ui.discard[c], n))
+                items.append("%s%d/%d" % (_pad(u.NAMES[c], 8), ui.discard[c], ui.discardable(c)))
         list_screen(fb, ui, "DISCARD", items)
         hint = "OK:+1 BACK"
     elif m == u.MESSAGE:
@@ -52,7 +51,7 @@ def main_screen(fb, ui, linked):
         top = "WAIT"
     line(fb, 0, top, 0, ui.turn)
     line(fb, 0, "RND %d" % ui.round, RIGHT)
-    line(fb, 1, "CAR " + u.NAMES[ui.car])
+    line(fb, 1, "CAR " + CAR_NAMES[ui.car].upper())
     line(fb, 1, "TAB" if linked else "NO TAB", RIGHT)
     line(fb, 2, "POS %d  SPEED %d" % (ui.pos + 1, ui.speed))
     if ui.ahead >= 0:

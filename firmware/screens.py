@@ -11,8 +11,6 @@ _COLS = const(16)
 RIGHT = const(-1)  # line()'s column for text ending at the right edge
 _BIG = const(3)  # scale of the big digits: 24x24 pixels each
 _BIG_Y = const(10)
-_MENU = const(3)  # firmware.ui's modes that share a screen: MENU with HAND, WAIT with SPEED
-_WAIT = const(7)
 _MESSAGE_ROWS = const(6)  # a message's text: rows 1-6 under its title (row 1 left blank when five rows do)
 _REFUSAL_ROWS = const(4)  # a refusal covers at most the bottom four rows at a time
 
@@ -95,9 +93,10 @@ def footer(fb, ui, hint):
         row += 1
 
 
-def render(fb, ui, linked):
+def render(fb, ui, linked, screen):
+    """The whole screen: `screen` (one of those below, the one for firmware/ui.py's mode), then its footer."""
     fb.fill(0)
-    footer(fb, ui, _SCREENS[ui.mode](fb, ui, linked))
+    footer(fb, ui, screen(fb, ui, linked))
 
 
 # ---- the screens, one per mode of firmware/ui.py; each draws rows 0-6 and returns its footer's hint ---------
@@ -141,10 +140,18 @@ def main_screen(fb, ui, linked):
 
 
 def speed_screen(fb, ui, linked):
-    """SPEED and WAIT: the speed dial, with what it costs."""
+    """SPEED: the speed dial, with what it costs."""
+    return dial(fb, ui, 0)
+
+
+def wait_screen(fb, ui, linked):
+    """WAIT: blocked, the same dial without the move."""
+    return dial(fb, ui, 1)
+
+
+def dial(fb, ui, wait):
     c = ui.car
     v = ui.choices[ui.cursor]
-    wait = ui.mode == _WAIT  # blocked: the same dial, without the move
     line(fb, 0, "BLOCKED" if wait else "GC SPEED" if ui.carb else "SET SPEED", 0, 1)
     line(fb, 0, "NOW %d" % c.speed, RIGHT)
     big_text(fb, "%3d" % v, 0, _BIG_Y)
@@ -173,13 +180,16 @@ def list_screen(fb, ui, title, items):
         line(fb, 1 + k - first, items[k], 0, k == ui.cursor)
 
 
-def choice_screen(fb, ui, linked):
-    """HAND (the cards by name) and MENU (the move's items)."""
-    if ui.mode == _MENU:
-        list_screen(fb, ui, "YOUR MOVE", ui.choices)
-        return "OK:DO BACK"
+def hand_screen(fb, ui, linked):
+    """HAND: the cards by name."""
     list_screen(fb, ui, "HAND %d CARDS" % len(ui.choices), ui.names)
     return "OK:PLAY BACK"
+
+
+def menu_screen(fb, ui, linked):
+    """MENU: the move's items."""
+    list_screen(fb, ui, "YOUR MOVE", ui.choices)
+    return "OK:DO BACK"
 
 
 def corner_screen(fb, ui, linked):
@@ -227,7 +237,3 @@ def message_screen(fb, ui, linked):
         return "OK:MORE %d/%d" % (ui.page + 1, pages)
     return "OK %d/%d" % (pages, pages)
 
-
-# indexed by firmware.ui's mode: MAIN, SPEED, HAND, MENU, CORNER, SETUP, MESSAGE, WAIT
-_SCREENS = (main_screen, speed_screen, choice_screen, choice_screen, corner_screen, setup_screen, message_screen,
-            speed_screen)

@@ -118,11 +118,11 @@ def main_screen(fb, ui, linked):
     line(fb, 0, "LAPS %d" % c.laps_left, RIGHT)
     big_text(fb, "%3d" % c.speed, 0, _BIG_Y)
     line(fb, 3, "MPH", 10)
-    line(fb, 1, "TAB" if linked else "SOLO", RIGHT)
-    if c.superb:
-        line(fb, 2, "SD", RIGHT)
+    line(fb, 1, "TABLET" if linked else "SOLO", RIGHT)
+    if c.superb:  # Superb Driving played: its corner is still to come
+        line(fb, 2, "SUPERB", RIGHT)
     # the wear gauges, 'TYRE 3/8' and one box per point
-    for row, label, value, maximum in ((5, "TYRE", c.tyre, charts.TYRE_MAX), (6, "BRAK", c.brake, charts.BRAKE_MAX)):
+    for row, label, value, maximum in ((5, "TYRE", c.tyre, charts.TYRE_MAX), (6, "BRAKE", c.brake, charts.BRAKE_MAX)):
         line(fb, row, "%s %d/%d" % (label, value, maximum))
         w = 56 // maximum  # the bar fills columns 9-15
         for i in range(maximum):
@@ -152,13 +152,13 @@ def wait_screen(fb, ui, linked):
 def dial(fb, ui, wait):
     c = ui.car
     v = ui.choices[ui.cursor]
-    line(fb, 0, "BLOCKED" if wait else "GC SPEED" if ui.carb else "SET SPEED", 0, 1)
-    line(fb, 0, "NOW %d" % c.speed, RIGHT)
+    line(fb, 0, "BLOCKED" if wait else "CARBURETTOR" if ui.carb else "SET SPEED", 0, 1)  # Good Carburettor's
+    line(fb, 1, "NOW %d" % c.speed, RIGHT)
     big_text(fb, "%3d" % v, 0, _BIG_Y)
     if ui.cursor < len(ui.choices) - 1:
         line(fb, 2, "UP", RIGHT)
     if ui.cursor > 0:
-        line(fb, 3, "DN", RIGHT)
+        line(fb, 3, "DOWN", RIGHT)
     brake, tyre, spins = c.braking_cost(v)
     if spins:
         line(fb, 5, "SPINS OFF!", 0, 1)

@@ -304,7 +304,7 @@ class Ui:
     def show_penalty(self, case, dice, pen, now, then):
         title = "DICE %d+%d" % (dice[0], dice[1]) if dice else "CORNER"
         if pen[0]:
-            text = "Spun off! Speed 0."
+            text = "Spun off! Put the car on the Spin Off Point. Speed 0."
         elif pen[1] or pen[2]:
             text = "Tyre +%d, brake +%d." % (pen[1], pen[2])
         elif case == charts.SAFE:

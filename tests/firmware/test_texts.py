@@ -25,7 +25,7 @@ SHOWN = {
         "%d laps to go.",
         "Chequered flag!",
         "Card dealt: %s. %s",
-        "Spun off! Speed 0.",
+        "Spun off! Put the car on the Spin Off Point. Speed 0.",
         "Tyre +%d, brake +%d.",
         "Safe speed.",
         "No penalty.",

@@ -2,7 +2,7 @@
 # Only what cannot exist here is replaced: five buttons, the OLED, the LED and the piezo. They reach the
 # outside through a channel of their own, a unix stream socket whose path is $F1DASH_UI (the game link
 # stays on stdin/stdout, exactly as on a Pico). The dashboard listens; one client at a time, a newer
-# client replaces an older one. Protocol, one ASCII line per message (see firmware/README.md):
+# client replaces an older one. Protocol, one ASCII line per message (docs/protocol.md, section 14):
 #   client -> dashboard:  P <BTN>  press and hold    R <BTN>  release    T <BTN>  tap (press, release)
 #                         Q        resend the whole screen and state
 #                         C        collect garbage, then as Q: the state's free heap is then what the

@@ -2,7 +2,7 @@
 from shared_rules.f5.cards import CAR_NAMES, COLOURS
 
 from firmware import f5_ui as u
-from firmware.screens import RIGHT, footer, line, list_screen, message_screen
+from firmware.screens import COLS, RIGHT, footer, line, list_screen, message_screen
 
 
 def _pad(s, n):
@@ -11,7 +11,7 @@ def _pad(s, n):
 
 def _spread(left, right):
     """One row: `left` at its start, `right` ending at the screen's right edge."""
-    return _pad(left, 16 - len(right)) + right
+    return _pad(left, COLS - len(right)) + right
 
 
 def render(fb, ui, linked):

@@ -30,7 +30,7 @@ DISCARD = 23  # how many of each colour to discard, then CONFIRM
 MESSAGE = 24
 
 NAMES = tuple(n.upper() for n in COLOUR_NAMES)  # the colours as the screen says them
-MESSAGE_MS = 4000
+MESSAGE_MS = 4000  # a message's time, as firmware/ui.py's _MESSAGE_MS (a const there; tests/firmware/test_seams.py)
 
 
 def _ints(x, lo, hi):

@@ -7,7 +7,7 @@ from micropython import const
 from shared_rules.f1 import car as f1car
 from shared_rules.f1 import charts
 
-_COLS = const(16)
+COLS = const(16)  # text columns: the panel's 128 pixels in 8-pixel characters (firmware/f5_screens.py too)
 RIGHT = const(-1)  # line()'s column for text ending at the right edge
 _BIG = const(3)  # scale of the big digits: 24x24 pixels each
 _BIG_Y = const(10)
@@ -44,8 +44,8 @@ def big_text(fb, s, x, y):
 def line(fb, row, text, col=0, invert=0):
     """Text at a grid row (0-7) and column (0-15, or RIGHT: ending at the right edge), cut to the screen width."""
     if col == RIGHT:
-        col = _COLS - len(text)
-    text = text[: _COLS - col]
+        col = COLS - len(text)
+    text = text[: COLS - col]
     if invert:
         fb.fill_rect(col * 8, row * 8, len(text) * 8, 8, 1)
     fb.text(text, col * 8, row * 8, 0 if invert else 1)
@@ -56,12 +56,12 @@ def wrap(text):
     lines = []
     cur = ""
     for w in text.split():
-        if cur and len(cur) + 1 + len(w) > _COLS:
+        if cur and len(cur) + 1 + len(w) > COLS:
             lines.append(cur)
             cur = ""
-        while len(w) > _COLS:
-            lines.append(w[:_COLS])
-            w = w[_COLS:]
+        while len(w) > COLS:
+            lines.append(w[:COLS])
+            w = w[COLS:]
         cur = cur + " " + w if cur else w
     if cur:
         lines.append(cur)
@@ -87,7 +87,7 @@ def footer(fb, ui, hint):
     first = ui.error_page * _REFUSAL_ROWS
     page = wrap(ui.error)[first : first + _REFUSAL_ROWS]
     row = 8 - len(page)
-    fb.fill_rect(0, row * 8, 128, (7 - row) * 8, 0)  # row 7 is the footer's own: the screens leave it empty
+    fb.fill_rect(0, row * 8, COLS * 8, (7 - row) * 8, 0)  # row 7 is the footer's own: the screens leave it empty
     for t in page:
         line(fb, row, t, 0, 1)
         row += 1
@@ -222,7 +222,7 @@ def setup_screen(fb, ui, linked):
 def message_screen(fb, ui, linked):
     """The title on an inverted top row, the text word-wrapped below it; a text longer than six rows is shown
     six at a time, page `ui.page` of it (a key or the time-out turns the page)."""
-    fb.fill_rect(0, 0, 128, 8, 1)
+    fb.fill_rect(0, 0, COLS * 8, 8, 1)
     line(fb, 0, ui.title, 0, 1)
     lines = wrap(ui.text)
     pages = (len(lines) + _MESSAGE_ROWS - 1) // _MESSAGE_ROWS

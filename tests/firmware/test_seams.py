@@ -156,3 +156,32 @@ def test_modes_buttons_and_cards_each_come_from_one_source():
     table = re.search(r"_SCREENS = \((.*?)\)\n", _source("ui.py"), re.S).group(1)
     order = [n.strip().replace("screens.", "").replace("_screen", "").upper() for n in table.split(",")]
     assert order == sorted(f1, key=f1.get)  # each mode's number indexes its own screen
+
+
+def _consts(name):
+    """A module's constants as written in it (`_COLS = const(16)`, `WIDTH = 128`), by name."""
+    found = {}
+    for node in _tree(name).body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            if isinstance(value, ast.Call) and getattr(value.func, "id", "") == "const":
+                value = value.args[0]
+            if isinstance(value, ast.Constant):
+                found[node.targets[0].id] = value.value
+    return found
+
+
+def test_each_constant_copied_across_modules_is_bound_to_its_source():
+    # A MicroPython const() is inlined where its own module uses it and no other module can import it as one:
+    # the copies that remain for that are bound here to their source.
+    board, screens, display = _consts("board.py"), _consts("screens.py"), _consts("display.py")
+    assert screens["COLS"] == display["_CELLS"] == board["WIDTH"] // 8  # text columns, display cells: 8 pixels
+    assert _consts("f5_ui.py")["MESSAGE_MS"] == _consts("ui.py")["_MESSAGE_MS"]  # a message's time, both games
+    for name in ("screens.py", "f5_screens.py"):  # the screen's width in columns or pixels: from COLS, not again
+        tree = _tree(name)
+        defined = {id(n.value.args[0]) for n in tree.body if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+                   and getattr(n.value.func, "id", "") == "const"}
+        width = (128, 16) if name == "f5_screens.py" else (128,)  # screens.py's 16s are pixel rows
+        again = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value in width
+                 and type(n.value) is int and id(n) not in defined]
+        assert again == [], "%s: lines %s" % (name, again)

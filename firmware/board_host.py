@@ -2,19 +2,8 @@
 # Only what cannot exist here is replaced: five buttons, the OLED, the LED and the piezo. They reach the
 # outside through a channel of their own, a unix stream socket whose path is $F1DASH_UI (the game link
 # stays on stdin/stdout, exactly as on a Pico). The dashboard listens; one client at a time, a newer
-# client replaces an older one. Protocol, one ASCII line per message (docs/protocol.md, section 14):
-#   client -> dashboard:  P <BTN>  press and hold    R <BTN>  release    T <BTN>  tap (press, release)
-#                         Q        resend the whole screen and state
-#                         C        collect garbage, then as Q: the state's free heap is then what the
-#                                  dashboard holds (a test's heap figure; link traffic leaves garbage between)
-#   dashboard -> client:  H <id> 128 64     hello, on connect
-#                         G <page> <hex>    one 128-byte SSD1306 page (MONO_VLSB), for each changed page
-#                         F <n>             end of frame n
-#                         S <json>          the dashboard state after a change
-#                         W <n>             save n is on disk (renamed into place)
-#                         L <0|1>  B <hz>   turn LED, piezo tone (0 = off)
-#                         A <n> <us>        client line n (counting from 1) fully handled, screen included;
-#                                           us: its last button edge to the frame it drew (-1: none)
+# client replaces an older one: a line per message (P/R/T a button, Q, C; H, G, F, S, W, L, B, A back), specified
+# in docs/protocol.md, section 14 (tests/link/test_protocol_doc.py checks every line kind is there).
 # pyright: basic
 import asyncio
 import binascii

@@ -323,6 +323,9 @@ class Ui:
             dice = [d // 10, d % 10] if d else ()
             pen = (get("spin", 0), get("tyre", 0), get("brake", 0))
             self.show_penalty(charts.ROLL, dice, pen, now, _MAIN)
+        elif name == "speed" and self.car.status == f1car.SPUN:  # blocked, and too hard a brake to pay for
+            self.message("SPUN OFF", "Blocked: braking too hard. Put the car beside the track where it stands. "
+                         "Speed 0.", now)
         elif name == "pit":
             code = get("card")
             if code in cards.PIT_CARDS:

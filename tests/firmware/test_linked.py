@@ -181,6 +181,29 @@ def test_status_line_follows_the_table(tmp_path):
         d.kill()
 
 
+def test_a_spin_tells_the_player_where_the_car_goes(tmp_path):
+    # The rulebook: a car spinning off at a corner "is placed on the Spin Off Point"; a blocked car forced to brake
+    # harder than it can pay for "is placed on the outside of the track opposite the point at which it is standing".
+    d, t = start(tmp_path, dev="spins")
+    try:
+        moving = dict(t.devices["spins"].snapshot, my_turn=1, speed=120, speed_set=1, start_speed=120)
+        assert t.command("p1", "sync", moving)[0] == "done"
+        assert t.command("p2", "pen", {"spin": 1, "tyre": 0, "brake": 0, "dice": 34})[0] == "done"
+        d.wait(lambda: d.rows()[0] == "DICE 3+4")
+        assert " ".join(r.strip() for r in d.rows()[1:7] if r.strip()) == \
+            "Spun off! Put the car on the Spin Off Point. Speed 0."
+        d.tap("OK")
+        assert t.command("p3", "sync", dict(moving, brake=5))[0] == "done"
+        assert t.command("p4", "speed", {"v": 60})[0] == "done"  # blocked: down 60 with no brakes left
+        d.wait(lambda: d.rows()[0] == "SPUN OFF")
+        said = " ".join(r.strip() for r in d.rows()[1:7] if r.strip())
+        assert said == "Blocked: braking too hard. Put the car beside the track where it stands. Speed 0."
+        assert d.car()["status"] == "spun" and d.car()["speed"] == 0
+    finally:
+        t.stop()
+        d.kill()
+
+
 def test_good_carburettor_from_the_hidden_hand(tmp_path):
     from tests.firmware.test_flows import check_view
 

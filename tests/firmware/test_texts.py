@@ -26,6 +26,7 @@ SHOWN = {
         "Chequered flag!",
         "Card dealt: %s. %s",
         "Spun off! Put the car on the Spin Off Point. Speed 0.",
+        "Blocked: braking too hard. Put the car beside the track where it stands. Speed 0.",
         "Tyre +%d, brake +%d.",
         "Safe speed.",
         "No penalty.",

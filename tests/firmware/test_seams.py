@@ -28,8 +28,8 @@ def _source(name):
 # is over: after each, which game has the dashboard, what the link would report, the turn LED, the hand flag.
 SWITCH = """
 from firmware import app as A, board_host
-from firmware.board import BACK
-from firmware.buttons import LONG
+from firmware.board import BACK, OK
+from firmware.buttons import LONG, PRESS
 
 leds = []
 
@@ -57,7 +57,7 @@ app._apply('turn', {'on': 1})
 show('F1')
 view.update(k=2, turn=0, over=1, deal=0)
 app._apply('f5', view)
-app.ui._go(20)  # its main screen, the race-over message closed
+app._on_button(OK, PRESS)  # the race-over message closed: its main screen
 show('F5 OVER')
 app._on_button(BACK, LONG)
 show('BACK')

@@ -32,13 +32,15 @@ from shared_rules.f1.autoplay import BANDS, LAP_SPACES
 from shared_rules.f1.charts import STEP
 from shared_rules.f1.status import PIT, RACING, SPUN
 from shared_rules.rng import Rng
-from tests.firmware.dash import VirtualDashboard
+from tests.firmware.dash import VirtualDashboard, modes
 from tests.firmware.race_script import dial
 from tests.link.harness import FAST, NOISE, FakeUsb, raw_pty
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fox"]
 # The firmware's screens (firmware/ui.py), as its viewer channel reports them.
-MAIN, SPEED, HAND, MENU, CORNER, SETUP, MESSAGE = 0, 1, 2, 3, 4, 5, 6
+F1_MODES = modes("ui.py")
+MAIN, SPEED, HAND, MENU, CORNER, SETUP, MESSAGE = (F1_MODES[m] for m in ("MAIN", "SPEED", "HAND", "MENU", "CORNER",
+                                                                         "SETUP", "MESSAGE"))
 # BACK closes a message at once, however many pages it has (OK turns a long one's pages: a damaged save's warning)
 DOWN_TAP = {HAND: "BACK", MENU: "BACK", CORNER: "BACK", SETUP: "BACK", MESSAGE: "BACK"}
 TIMING = dict(FAST, silent=2500, command_retry=120)  # compressed time; the firmware beats every 1 s

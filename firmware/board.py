@@ -32,6 +32,8 @@ def make_board():
     """The board this firmware runs on."""
     if sys.platform == "rp2":
         import firmware.board_pico as impl
+    elif sys.platform == "webassembly":  # a phone's browser (MicroPython's WebAssembly port)
+        import firmware.board_web as impl
     else:
         import firmware.board_host as impl
     return impl.Board()

@@ -1,0 +1,116 @@
+"""The seat page runs the dashboard's own firmware, in two real engines (Chromium, WebKitGTK): it boots, a tap
+changes the canvas, the canvas is the firmware's framebuffer pixel for pixel (and the same frames as the unix port
+driven by the same buttons), and a reload comes back to the saved car. Standalone: no tablet behind the page."""
+
+import pytest
+
+from tests.firmware.dash import VirtualDashboard, text_rows
+from tests.phones.browser import Page
+from tests.web.engines import MISSING, SeatServer, open_engine, visit
+
+# Start a turn, set 40 mph (two steps up), confirm, back to the main screen: every tap changes the screen, no dice.
+SCRIPT = ("OK", "UP", "UP", "OK", "BACK")
+
+
+@pytest.fixture(scope="module")
+def server():
+    with SeatServer() as s:
+        yield s
+
+
+@pytest.fixture(scope="module", params=["chromium", "webkit"])
+def browser(request):
+    if MISSING[request.param]:
+        pytest.skip(MISSING[request.param])
+    with open_engine(request.param) as b:
+        yield b
+
+
+def boot(page: Page):
+    page.wait(lambda: page.dash()["booted"] or page.dash()["error"], timeout=60, what="the firmware's first frame")
+    assert page.dash()["error"] is None
+    return canvas(page)
+
+
+def canvas(page: Page):
+    """What the canvas shows, read back pixel by pixel: (frame number, the 1024 SSD1306 bytes)."""
+    return page.wait(page.screen, what="a whole frame on the canvas")
+
+
+def framebuffer(page: Page):
+    """The firmware's own framebuffer, read from the page's MicroPython."""
+    return bytes.fromhex(page.js("return window.dash.fb()"))
+
+
+def tap(page: Page, name):
+    """Tap and wait for the frame it draws."""
+    frame = page.dash()["frame"]
+    page.tap(name)
+    page.wait(lambda: page.dash()["frame"] > frame, what="the frame of " + name)
+    return canvas(page)
+
+
+def test_the_page_boots_the_firmware(server, browser):
+    page = visit(browser, server.new_seat())
+    frame, buf = boot(page)
+    assert buf == framebuffer(page)
+    assert "OK:START TURN" in text_rows(buf)
+    assert page.dash()["scale"] >= 1 and isinstance(page.dash()["scale"], int)
+    assert page.text("status").startswith("Not linked to the tablet")  # what is true now: no tablet here
+    assert all(page.js("return !document.getElementById(arguments[0]).disabled", n) for n in
+               ("UP", "DOWN", "OK", "CARD", "BACK"))
+
+
+def test_a_tap_changes_the_canvas_to_the_firmwares_framebuffer(server, browser):
+    page = visit(browser, server.new_seat())
+    _, before = boot(page)
+    _, after = tap(page, "OK")
+    assert after != before
+    assert text_rows(after)[0].startswith("SET SPEED")
+    assert after == framebuffer(page)
+
+
+def test_the_same_buttons_give_the_unix_ports_frames(server, browser, tmp_path):
+    page = visit(browser, server.new_seat())
+    dash = VirtualDashboard(str(tmp_path)).start()
+    try:
+        _, buf = boot(page)
+        assert buf == bytes(dash.buf)
+        for name in SCRIPT:
+            dash.tap(name)
+            _, buf = tap(page, name)
+            assert buf == bytes(dash.buf), "after %s: the page shows %s, the unix port %s" % (
+                name, text_rows(buf), text_rows(dash.buf))
+    finally:
+        dash.kill()
+
+
+def test_a_reload_comes_back_to_the_saved_car(server, browser):
+    url = server.new_seat()
+    page = visit(browser, url)
+    boot(page)
+    for name in SCRIPT:
+        _, shown = tap(page, name)
+    assert "OK:MOVE MENU" in text_rows(shown)  # 40 mph set, the turn under way
+    page.wait(lambda: page.js("return localStorage.getItem('f1dash:' + location.pathname.split('/')[1])"),
+              what="the save in the browser's storage")
+    page.wait(lambda: page.dash()["stored"] >= 2, what="the save after the speed was set")
+    browser.driver.refresh()
+    _, again = boot(page)
+    assert again == shown
+
+    fresh = visit(browser, server.new_seat())  # another seat's page on this phone starts from nothing
+    _, other = boot(fresh)
+    assert "OK:START TURN" in text_rows(other)
+
+
+def test_a_long_press_selects_nothing_and_opens_no_menu(server, browser):
+    page = visit(browser, server.new_seat())
+    boot(page)
+    for element in ("document.body", "document.getElementById('OK')"):
+        style = page.js("const s = getComputedStyle(%s); return [s.userSelect || s.webkitUserSelect, s.webkitUserSelect]"
+                        % element)
+        assert "none" in style
+    prevented = page.js("const e = new MouseEvent('contextmenu', {bubbles: true, cancelable: true});"
+                        "document.getElementById('OK').dispatchEvent(e); return e.defaultPrevented")
+    assert prevented

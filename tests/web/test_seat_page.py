@@ -114,3 +114,22 @@ def test_a_long_press_selects_nothing_and_opens_no_menu(server, browser):
     prevented = page.js("const e = new MouseEvent('contextmenu', {bubbles: true, cancelable: true});"
                         "document.getElementById('OK').dispatchEvent(e); return e.defaultPrevented")
     assert prevented
+
+
+def test_a_task_that_dies_restarts_the_dashboard_from_its_save(server, browser):
+    # app.py's exception handler ends the run when a task dies; on a Pico main.run() then starts the app again from
+    # its save. In the page the loop never ends: firmware/webport.py throws the error into main.start_async's run.
+    page = visit(browser, server.new_seat())
+    boot(page)
+    for name in SCRIPT:
+        _, shown = tap(page, name)
+    page.wait(lambda: page.dash()["stored"] >= 2, what="the save after the speed was set")
+    frames = page.dash()["frame"]
+    page.js("window.dash.python(arguments[0])",
+            "import asyncio\nasync def _dies():\n    raise ValueError('a defect')\nasyncio.create_task(_dies())")
+    page.wait(lambda: "ValueError: a defect" in page.dash()["log"] or None, what="the error printed")
+    page.wait(lambda: page.dash()["frame"] > frames, what="the dashboard started again")
+    assert canvas(page)[1] == shown  # the saved car, on the same screen
+    _, after = tap(page, "OK")  # and the new run takes presses
+    assert after != shown and after == framebuffer(page)
+    assert page.dash()["error"] is None

@@ -346,6 +346,7 @@ export async function boot(urls) {
     mp.registerJsModule("dashpage", dashpage);
     // For tests and the curious: the framebuffer the firmware drew, as hex (what the canvas must show).
     dash.fb = () => mp.pyimport("binascii").hexlify(board.buf).decode();
+    dash.python = (code) => mp.runPython(code); // what a test runs inside (a fault to restart from)
     mp.runPython("from firmware import webport\nwebport.start()");
     keepAwake();
     connect();

@@ -33,7 +33,7 @@ let flushQueued = false;
 const encoder = new TextEncoder(), decoder = new TextDecoder(), logDecoder = new TextDecoder();
 const fb = new Uint8Array(W * PAGES); // the pages as the firmware sent them
 let dirtyFrom = PAGES, dirtyTo = -1, pressedAt = null;
-let canvas, ctx, img, audio = null, osc = null, wakeLock = null;
+let canvas, ctx, small, img, audio = null, osc = null, wakeLock = null;
 
 // ---- status line: what is true now ---------------------------------------------------------------------------
 function status() {
@@ -122,27 +122,32 @@ function setupCanvas() {
   canvas.style.width = (W * scale) / dpr + "px";
   canvas.style.height = (H * scale) / dpr + "px";
   ctx = canvas.getContext("2d", { alpha: false });
-  img = ctx.createImageData(canvas.width, canvas.height);
+  const one = document.createElement("canvas"); // the OLED at one pixel per pixel, off the page
+  one.width = W;
+  one.height = H;
+  small = one.getContext("2d", { alpha: false });
+  img = small.createImageData(W, H);
   dash.scale = scale;
   paint(0, PAGES - 1);
 }
 
-// Rows of pages p0..p1 from fb into the image, every pixel opaque (an alpha of 0 would show whatever is behind).
+// Rows of pages p0..p1 from fb: drawn at one pixel per OLED pixel, then scaled up by the canvas itself with smoothing
+// off (nearest neighbour: each OLED pixel a whole block of one colour). Drawing the blocks in script cost scale² as
+// much (64 device pixels per OLED pixel on a phone at scale 8). Every pixel opaque: an alpha of 0 would show
+// whatever is behind the canvas.
 function paint(p0, p1) {
-  const s = dash.scale, d = img.data, stride = canvas.width * 4;
-  for (let y = p0 * 8; y < (p1 + 1) * 8; y++) {
+  const d = img.data, y0 = p0 * 8, y1 = (p1 + 1) * 8;
+  for (let y = y0; y < y1; y++) {
     const page = y >> 3, bit = 1 << (y & 7);
-    for (let x = 0; x < W; x++) {
+    for (let x = 0, k = y * W * 4; x < W; x++, k += 4) {
       const c = fb[page * W + x] & bit ? LIT : DARK;
-      for (let j = 0; j < s; j++) {
-        let k = (y * s + j) * stride + x * s * 4;
-        for (let i = 0; i < s; i++, k += 4) {
-          d[k] = c[0]; d[k + 1] = c[1]; d[k + 2] = c[2]; d[k + 3] = 255;
-        }
-      }
+      d[k] = c[0]; d[k + 1] = c[1]; d[k + 2] = c[2]; d[k + 3] = 255;
     }
   }
-  ctx.putImageData(img, 0, 0, 0, p0 * 8 * s, canvas.width, (p1 - p0 + 1) * 8 * s);
+  small.putImageData(img, 0, 0, 0, y0, W, y1 - y0);
+  const s = dash.scale;
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(small.canvas, 0, y0, W, y1 - y0, 0, y0 * s, W * s, (y1 - y0) * s);
 }
 
 // ---- what the firmware calls: the JS module `dashpage` -------------------------------------------------------

@@ -37,6 +37,17 @@ INTERFACE = (
 )
 
 
+def page_mask(rects, n):
+    """The pages the first n rectangles of display.py cover, bit p for page p: what a board that takes whole pages
+    (narrow = 0) sends."""
+    mask = 0
+    for k in range(n):
+        r = rects[k]
+        for p in range(r[0], r[1] + 1):
+            mask |= 1 << p
+    return mask
+
+
 def make_board():
     """The board this firmware runs on."""
     if sys.platform == "rp2":

@@ -54,11 +54,7 @@ class Board:
         return self.levels
 
     def send(self, rects, n):
-        mask = 0
-        for k in range(n):
-            r = rects[k]
-            for p in range(r[0], r[1] + 1):
-                mask |= 1 << p
+        mask = b.page_mask(rects, n)
         for p in range(b.PAGES):
             if mask & (1 << p):
                 dashpage.page(p, binascii.hexlify(self.pages[p]).decode())  # type: ignore[arg-type]  # JS takes a str

@@ -1,9 +1,12 @@
 """The seat page runs the dashboard's own firmware, in two real engines (Chromium, WebKitGTK): it boots, a tap
-changes the canvas, the canvas is the firmware's framebuffer pixel for pixel (and the same frames as the unix port
-driven by the same buttons), and a reload comes back to the saved car. Standalone: no tablet behind the page."""
+changes the canvas, the canvas is the firmware's framebuffer pixel for pixel (and the same frames and save as the unix
+port driven by the same buttons), and a reload comes back to the saved car. Standalone: no tablet behind the page."""
+
+import base64
 
 import pytest
 
+from firmware import restore
 from tests.firmware.dash import VirtualDashboard, text_rows
 from tests.phones.browser import Page
 from tests.web.engines import MISSING, SeatServer, open_engine, visit
@@ -74,17 +77,27 @@ def test_a_tap_changes_the_canvas_to_the_firmwares_framebuffer(server, browser):
     assert after == framebuffer(page)
 
 
-def test_the_same_buttons_give_the_unix_ports_frames(server, browser, tmp_path):
+def saved(page: Page):
+    """The save in the page's browser storage, decoded as the firmware's restore reads it."""
+    files = page.js("return JSON.parse(localStorage.getItem('f1dash:' + location.pathname.split('/')[1]))")
+    return restore.decode(base64.b64decode(files["state.json"]))
+
+
+def test_the_same_buttons_give_the_unix_ports_frames_and_save(server, browser, tmp_path):
     page = visit(browser, server.new_seat())
     dash = VirtualDashboard(str(tmp_path)).start()
     try:
         _, buf = boot(page)
         assert buf == bytes(dash.buf)
         for name in SCRIPT:
-            dash.tap(name)
+            dash.tap(name)  # answered once its save is on disk
             _, buf = tap(page, name)
             assert buf == bytes(dash.buf), "after %s: the page shows %s, the unix port %s" % (
                 name, text_rows(buf), text_rows(dash.buf))
+        with open(dash.state_path, "rb") as f:
+            on_disk = restore.decode(f.read())
+        page.wait(lambda: saved(page)["car"] == on_disk["car"], what="the page's save equal to the unix port's")
+        assert (saved(page)["done"], saved(page)["ev"]) == (on_disk["done"], on_disk["ev"])
     finally:
         dash.kill()
 

@@ -31,6 +31,7 @@ class Tablet:
         self.messages = []  # every text message a page sent, as sent
         self.sessions = []
         self.sockets = []
+        self.mute = False  # the tablet's end silent, its socket left open (a half-open link)
         self.lock = threading.Lock()
         self.loop = None
 
@@ -46,7 +47,8 @@ class Tablet:
         async def send():
             while True:
                 data = await out.get()
-                await ws.send_str(data.decode())
+                if not self.mute:
+                    await ws.send_str(data.decode())
 
         async def tick():
             while True:
@@ -180,3 +182,17 @@ def test_a_page_whose_seat_was_taken_says_so_and_stops(server, tablet, browser):
     sockets = len(tablet.sockets)
     time.sleep(1.5)  # longer than the page's retry: it does not take the seat back by itself
     assert len(tablet.sockets) == sockets and not page.dash()["linked"]
+
+
+def test_a_link_gone_silent_is_dropped_and_linked_again(server, tablet, browser):
+    page = visit(browser, server.new_seat())
+    boot(page)
+    page.wait(lambda: page.dash()["linked"], what="the page linked")
+    sockets = len(tablet.sockets)
+    tablet.mute = True  # the socket stays open, nothing comes through it (Wi-Fi gone, the phone asleep)
+    try:
+        page.wait(lambda: not page.dash()["linked"], timeout=10, what="the page noticing the silence")
+        assert page.text("status").startswith("Not linked to the tablet")
+    finally:
+        tablet.mute = False
+    page.wait(lambda: len(tablet.sockets) > sockets and page.dash()["linked"], timeout=10, what="linked again")

@@ -13,6 +13,8 @@ const LIT = [150, 220, 255], DARK = [0, 0, 0];
 const HEAP = 256 * 1024; // as the unix port's tests give the firmware; a Pico has some 190 KB free
 const RETRY_MS = 1000; // a link socket that closed (no tablet, Wi-Fi away) is tried again this often
 const TAKEN = 4001; // close code: another phone or tab took the seat
+const SILENT_MS = 3500; // the tablet speaks at least every second (docs/protocol.md §7): this long silent, the link
+// is dead even if the socket looks open (Wi-Fi gone, the tablet's end dropped while this phone slept): link again
 
 const token = location.pathname.split("/")[1];
 const storeKey = "f1dash:" + token; // /data of this seat's dashboard, one item written whole
@@ -24,7 +26,7 @@ const dash = (window.dash = {
   error: null, awake: "unknown", stored: 0, taps: [], log: "",
 });
 
-let mp = null, FS = null, board = null, wakeLink = null, ws = null, retry = null;
+let mp = null, FS = null, board = null, wakeLink = null, ws = null, retry = null, lastHeard = 0;
 let lastStored = null, storageError = null;
 const inbox = []; // bytes from the tablet not yet read by the firmware
 let inHead = 0;
@@ -228,9 +230,10 @@ function connect() {
   if (dash.taken || (ws && ws.readyState <= WebSocket.OPEN)) return;
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/" + token + "/link";
   const sock = (ws = new WebSocket(url));
-  sock.onopen = () => { dash.linked = true; status(); };
+  sock.onopen = () => { dash.linked = true; lastHeard = performance.now(); status(); };
   sock.onmessage = (e) => {
     if (typeof e.data !== "string") return; // the contract is text
+    lastHeard = performance.now();
     for (const c of encoder.encode(e.data)) inbox.push(c);
     if (wakeLink) wakeLink();
   };
@@ -246,6 +249,12 @@ function connect() {
     }
     status();
   };
+}
+
+function watchLink() {
+  if (ws && ws.readyState === WebSocket.OPEN && performance.now() - lastHeard > SILENT_MS) {
+    ws.close(); // as pulling the cable: its onclose links again
+  }
 }
 
 function stopHere() {
@@ -316,6 +325,7 @@ function setupButtons() {
     }
   });
   window.addEventListener("pagehide", persist);
+  document.addEventListener("resume", () => { watchLink(); if (!dash.taken && !ws) connect(); }); // a frozen page back
   window.addEventListener("online", () => { if (!dash.taken && !ws) connect(); });
 }
 
@@ -355,6 +365,7 @@ export async function boot(urls) {
     mp.runPython("from firmware import webport\nwebport.start()");
     keepAwake();
     connect();
+    setInterval(watchLink, 500);
   } catch (e) {
     fail(e);
   }

@@ -186,3 +186,19 @@ def test_a_screenshot_shows_the_firmwares_frame(server, browser):
     assert screenshot_oled(page) == first
     _, after = tap(page, "OK")
     assert screenshot_oled(page) == after == framebuffer(page)
+
+
+def test_each_press_buzzes_where_the_phone_can_and_the_status_says_if_the_screen_stays_on(server, browser):
+    page = visit(browser, server.new_seat())
+    boot(page)
+    # A vibrator that counts (this machine has none; WebKitGTK has no navigator.vibrate at all)
+    page.js("window.buzzes = []; navigator.vibrate = (ms) => { window.buzzes.push(ms); return true; };")
+    tap(page, "OK")
+    tap(page, "UP")
+    assert len(page.js("return window.buzzes")) == 2
+    awake = page.dash()["awake"]
+    assert awake in ("yes", "no")
+    if awake == "no":  # refused here (no user activation under WebDriver) or not offered: said, with why
+        assert "Keep the screen on yourself" in page.text("status")
+    else:
+        assert "Keep the screen on" not in page.text("status")

@@ -196,3 +196,39 @@ def test_a_link_gone_silent_is_dropped_and_linked_again(server, tablet, browser)
     finally:
         tablet.mute = False
     page.wait(lambda: len(tablet.sockets) > sockets and page.dash()["linked"], timeout=10, what="linked again")
+
+
+def test_linked_the_page_and_the_unix_port_show_the_same_frames(server, tablet, browser, tmp_path):
+    from tests.firmware.test_linked import start as start_unix
+
+    dash, unix = start_unix(tmp_path)  # the unix-port firmware, its tablet on its pipes (tests/firmware)
+    page = visit(browser, server.new_seat())
+    boot(page)
+    dev = page.js("return localStorage.getItem('f1dash:' + location.pathname.split('/')[1] + ':dev')")
+    wait(lambda: tablet.seen("hello", dev), what="the page's hello")
+
+    def same(step):
+        dash.wait(lambda: dash.frames > 0)
+        page.wait(lambda: bytes.fromhex(page.js("return window.dash.fb()")) == bytes(dash.buf) or None,
+                  what="the same frame as the unix port after " + step)
+
+    def command(cid, name, args):
+        assert unix.command(cid, name, args)[0] == "done"
+        tablet.submit(dev, cid, name, args)
+        wait(lambda: tablet.seen("done", dev, cid), what="the page's ack of " + cid)
+        same(cid)
+
+    try:
+        dash.wait(lambda: "TAB" in dash.rows()[1], 5)
+        same("the hello")
+        command("c1", "deal", {"card": "QR"})
+        command("c2", "turn", {"on": 1})
+        for name in ("UP", "UP", "OK"):
+            dash.tap(name)
+            page.tap(name)
+            same(name)
+        command("c3", "pen", {"tyre": 1, "brake": 0, "spin": 0, "dice": 34})
+        command("c4", "turn", {"on": 0})
+    finally:
+        unix.stop()
+        dash.kill()

@@ -202,3 +202,16 @@ def test_each_press_buzzes_where_the_phone_can_and_the_status_says_if_the_screen
         assert "Keep the screen on yourself" in page.text("status")
     else:
         assert "Keep the screen on" not in page.text("status")
+
+
+def test_a_resized_page_gets_the_largest_whole_scale_that_fits(server, browser):
+    page = visit(browser, server.new_seat())
+    _, before = boot(page)
+    scale = page.dash()["scale"]
+    size = browser.driver.get_window_size()
+    try:
+        browser.driver.set_window_size(300, size["height"])  # narrower: the screen's width is what limits it
+        page.wait(lambda: page.dash()["scale"] < scale, what="a smaller scale")
+        assert canvas(page)[1] == before  # the same frame, redrawn whole at the new scale
+    finally:
+        browser.driver.set_window_size(size["width"], size["height"])

@@ -3,7 +3,7 @@
 // board's hardware: the canvas (the OLED at a whole-number scale), five buttons, the turn light, tone and buzz,
 // the browser storage of /data, and the seat's link socket. No rule of either game is here.
 //
-// The link: GET /<token>/link, a WebSocket whose text messages carry raw protocol bytes (docs/protocol.md, "The
+// The link: GET /<token>/link, a WebSocket whose text messages carry raw protocol bytes (docs/protocol.md, §13 "The
 // link over a WebSocket"): what the firmware writes to stdout goes out as it would on a Pico's USB serial line,
 // what the tablet sends is fed to its stdin. Message boundaries mean nothing.
 
@@ -325,6 +325,7 @@ function setupButtons() {
     }
   });
   window.addEventListener("pagehide", persist);
+  window.addEventListener("resize", setupCanvas); // the phone turned: the largest whole scale that fits again
   document.addEventListener("resume", () => { watchLink(); if (!dash.taken && !ws) connect(); }); // a frozen page back
   window.addEventListener("online", () => { if (!dash.taken && !ws) connect(); });
 }

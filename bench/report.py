@@ -31,7 +31,8 @@ TARGETS = (
      lambda v, r: v == 0),
     ("link.dup_fragment_loss", "messages lost when fragments repeat and stale ones slip in (fraction)", "= 0",
      lambda v, r: v == 0),
-    ("firmware.min_heap_kb", "smallest heap for the firmware's whole race from .mpy (KB)", "≤ 128",
+    ("firmware.min_heap_kb", "smallest heap for six dashboards' scripted 10-lap standalone race, the firmware from "
+     ".mpy (KB)", "≤ 128",
      lambda v, r: v <= 128),
     ("firmware.button_to_frame_us_p50", "button event to screen redrawn and state frame written, median (µs)",
      "(reported)", lambda v, r: None),
@@ -59,6 +60,10 @@ TARGETS = (
      "frame, 6 phones at once, loopback, p99 (ms)", "≤ 50", lambda v, r: v <= 50),
     ("phone.reconnect_s", "the tablet restarted to every phone's page showing its dashboard again (s)", "≤ 2",
      lambda v, r: v <= 2),
+    ("phone.command_to_ack_vs_serial", "command to ack over a phone's link socket (WebSocket, loopback), p99, "
+     "against the same over a pty (phone.serial_command_to_ack_ms_p99, same run)", "≤ 1.5", lambda v, r: v <= 1.5),
+    ("phone.command_to_ack_ms_p99", "command to ack over a phone's link socket, p99 (ms)", "(reported)",
+     lambda v, r: None),
     ("table.identical", "full 5-lap, 6-player race played again from its seed under faults ends identical on "
      "every dashboard, save, the table and its log", "= 1", lambda v, r: v == 1),
     ("table.fault_kinds", "kinds of fault injected in that run (cable, dashboard kill, tablet kill, damaged save, "
@@ -67,15 +72,23 @@ TARGETS = (
     ("pico.press_to_frame_ms_p50", "emulated Pico: a press in the speed dial to its whole update on the OLED, "
      "400 kHz I2C, median (ms)", "(reported)", lambda v, r: None),
     ("pico.press_to_frame_ms_p99", "the same, 99th percentile (ms)", "≤ 20", lambda v, r: v <= 20),
+    ("pico.play_tap_to_frame_ms_p50", "emulated Pico: a tap in whole races played through the buttons (menus, "
+     "messages, saves) to its whole update on the OLED, median (ms)", "(reported)", lambda v, r: None),
+    ("pico.play_tap_to_frame_ms_p99", "the same, 99th percentile (ms)", "≤ 20", lambda v, r: v <= 20),
+    ("pico.play_tap_to_frame_ms_max", "the same, the slowest (ms)", "(reported)", lambda v, r: None),
     ("pico.presses_lost", "emulated Pico: turns with a lost press, of at least 600 taps 150 ms apart over saves and "
      "block erases", "= 0", lambda v, r: v == 0),
     ("pico.idle_busy_pct", "emulated Pico: core cycles not asleep on the idle main screen (%)", "≤ 10",
      lambda v, r: v <= 10),
     ("pico.boot_to_state_ms", "emulated Pico: power-on to the saved state on the OLED, mid-race, four journaled "
      "commands replayed (ms)", "≤ 400", lambda v, r: v <= 400),
+    ("pico.boot_first_after_flash_ms", "emulated Pico: the first power-on after flashing to the first screen (ms)",
+     "≤ 400", lambda v, r: v <= 400),
     ("pico.heap_free_kb_min", "emulated Pico: least heap free after a collection, the tablet linked mid-race (KB)",
      "≥ 150", lambda v, r: v >= 150),
     ("pico.save_ms_p99", "emulated Pico: a full save's own work, 99th percentile (ms)", "(reported)",
+     lambda v, r: None),
+    ("pico.save_step_ms_max", "emulated Pico: the longest step of a save, the core held (ms)", "(reported)",
      lambda v, r: None),
     ("table.soak_heap_drift_b", "soak, 6 dashboards × 10 laps: change of the lowest free heap after collection, "
      "later half vs earlier half, worst dashboard (bytes)", "≥ −2048 (flat)", lambda v, r: v >= -2048),

@@ -32,7 +32,8 @@ from companion import virtual as virtual_mod
 from companion.f1 import screens as f1_screens
 from companion.link_bridge import LinkBridge
 from companion.phones.seats import PHONE, TABLET  # the server and QR codes are imported when there are phones
-from companion.transport import Transport, on_android
+from companion.transport import AllPorts, Transport, on_android
+from companion.transport.websocket_backend import LinkPorts
 from companion.widgets import (  # noqa: F401  (the kv files use some)
     Confirm,
     OledView,
@@ -84,6 +85,7 @@ class CompanionApp(App):
         self.f1 = f1_screens.F1Controller(self)  # Formula 1: what the setup screen sets up, and its race
         self.f5 = None  # while Formula 5 is chosen: its screens' controller (companion/f5/screens.py)
         self.phones = None  # the phones' web server (companion/phones), with virtual dashboards to serve
+        self.links = None  # the phones' link sockets as ports of the transport (made with it; None if given one)
 
     # ---- life cycle ---------------------------------------------------------------------------------
     def build(self):
@@ -111,12 +113,14 @@ class CompanionApp(App):
         if self.ports is None:
             self.ports = virtual_mod.VirtualPorts(real=not on_android()) if virtual_mod.available() else None
         if self.transport is None:
+            # The phones' link sockets are dashboard ports beside the USB ones (the phones' server feeds them)
+            self.links = LinkPorts()
             if self.ports is not None:
-                self.transport = Transport(self.ports)
+                self.transport = Transport(AllPorts(self.ports, self.links))
             else:
                 from companion.transport import open_transport
 
-                self.transport = open_transport()
+                self.transport = open_transport(None, self.links)
             self.transport.start()
         self.bridge = LinkBridge(self.transport)
         Clock.schedule_interval(self.tick, POLL_S)
@@ -137,7 +141,7 @@ class CompanionApp(App):
         if self.phones is None and self._phones_possible():
             from companion.phones.table import Phones
 
-            self.phones = Phones(self.ports)
+            self.phones = Phones(self.ports, links=self.links)
         return self.phones
 
     def on_stop(self):

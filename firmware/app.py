@@ -17,7 +17,6 @@ from shared_rules.f1 import car as f1car
 from firmware import board as b
 from firmware.buttons import Buttons
 from firmware.display import Display
-from firmware.screens import render
 from firmware.ui import Ui
 
 _DEFAULT_LAPS = const(3)
@@ -37,8 +36,9 @@ class App:
         self.display = Display(board)
         self.car = f1car.Car(_DEFAULT_LAPS)
         self._solo = None
-        self.ui = Ui(self, self.car)
-        self._f5 = None  # Formula 5 mode (firmware/f5_ui.py), loaded only when the tablet deals a hand
+        self.f1 = Ui(self, self.car)  # Formula 1's screens and buttons (firmware/ui.py)
+        self._f5 = None  # Formula 5's (firmware/f5_ui.py), loaded only when the tablet deals a hand
+        self.ui = self.f1  # the game on the dashboard: changed only by play()
         self.saves = 0
         self.journal = None  # the journal of tablet commands (firmware/journal.py): loaded with the link
         self.fold_at = 0
@@ -73,7 +73,7 @@ class App:
             # The reason is for a maker, on the console (the Pico's USB serial; the tablet's link skips the line),
             # beside the file kept; the player is told, in one page, what happened, what was done and what to press.
             print("save damaged (%s): moved to %s.bad, the car reset" % (error, board.state_path))
-            self.ui.message("SAVE DAMAGED", "Saved race could not be read. Dashboard reset to a fresh car. Press OK.",
+            self.f1.message("SAVE DAMAGED", "Saved race could not be read. Dashboard reset to a fresh car. Press OK.",
                             time.ticks_ms(), alarm=1)
 
     # ---- saved state -----------------------------------------------------------------------------------
@@ -120,6 +120,20 @@ class App:
         n = self.journal.count if self.journal is not None else 0
         return n and (self.fold_now or time.ticks_diff(time.ticks_ms(), self.fold_at) >= 0)
 
+    # ---- the game on the dashboard ---------------------------------------------------------------------
+    def play(self, ui):
+        """The one game switch: `ui` (self.f1, or Formula 5's F5Ui) takes the buttons, the screen, the turn LED and
+        the state the link reports (report), from its main screen. A game asks for it; it never reaches into the
+        other game, nor into the link."""
+        if self.ui is not ui:
+            self.ui = ui
+            ui.start()
+            self.touched = 1
+
+    def report(self):
+        """The state the link reports: the game on the dashboard's (the car, or this seat of Formula 5)."""
+        return self.ui.snapshot()
+
     # ---- what the UI calls ----------------------------------------------------------------------------
     def changed(self, turn_end):
         """The car changed on the dashboard (a confirmed action): tell the tablet now; saved once the screen
@@ -151,7 +165,7 @@ class App:
 
         done, events = self.kept
         self.kept = ([], [])  # the link keeps them from here on
-        self.link = DashboardLink(self.car.snapshot, self._apply, on_journal=self._journal, done=done)
+        self.link = DashboardLink(self.report, self._apply, on_journal=self._journal, done=done)
         if events:
             self.link.restore_events(events)
         self.touched = 1  # the tablet indicator
@@ -188,13 +202,14 @@ class App:
                 from firmware.f5_ui import F5Ui
 
                 self._f5 = F5Ui(self)
-            self._f5.command(args, time.ticks_ms())  # it takes over self.ui once a command is accepted
+            self._f5.command(args, time.ticks_ms())  # once the view is accepted, Formula 5 plays (play)
         else:
             # the tablet syncs after every pairing, the same state as often as not: that must not close a dial
             before = self.car.snapshot() if name == "sync" else None
             f1car.apply_command(self.car, name, args)  # RuleError: refused, nothing changed
             same = name == "sync" and before == self.car.snapshot()
-            self.ui.on_command(name, args, time.ticks_ms(), same)
+            self.play(self.f1)  # a Formula 1 command: the tablet plays Formula 1 (again)
+            self.f1.on_command(name, args, time.ticks_ms(), same)
         self.touched = 1
 
     def _journal(self, cid, name, args):
@@ -235,18 +250,16 @@ class App:
         self.last_activity = time.ticks_ms()
         linked = self.linked()
         self.was_linked = linked
-        f5 = self._f5
-        if f5 is not None and self.ui is f5:  # Formula 5 has the screen
-            f5.draw(self.display.fb, linked)
-        else:
-            render(self.display.fb, self.ui, linked)
+        ui = self.ui
+        ui.draw(self.display.fb, linked)
         self.display.flush()
-        if self.car.my_turn != self.led_on:
-            self.led_on = self.car.my_turn
+        if ui.led() != self.led_on:
+            self.led_on = ui.led()
             self.board.led(self.led_on)
         if self.board.viewer:  # the host's viewer channel: the state line, written in pieces (no copy of the whole)
             car = json.dumps(self.car.snapshot())  # both pieces made first: out of memory leaves no half line
-            tail = b', "mode": %d, "saves": %d, "free": %d}\n' % (self.ui.mode, self.saves, gc.mem_free())
+            tail = b', "mode": %d, "hand": %d, "saves": %d, "free": %d}\n' % (ui.mode, ui.hand_shown(), self.saves,
+                                                                              gc.mem_free())
             emit = self.board.emit
             emit(b'S {"car": ')
             emit(car)
@@ -279,8 +292,10 @@ class App:
                 await board.flag.wait()  # asleep until an edge is latched
 
     async def link_task(self):
+        from firmware.mpy_internals import readable  # here, not at the top: after the first frame (a quicker boot)
+
         while True:
-            await _readable(sys.stdin)  # type: ignore  # asleep until the tablet sends something
+            await readable(sys.stdin)  # type: ignore  # asleep until the tablet sends something
             while self.saving:
                 # A command journaled now would go into the journal the save is about to replace: it waits (the
                 # bytes stay in the USB buffer; a save takes 30 ms, 140 ms with an erase).
@@ -328,11 +343,6 @@ class App:
             while self.saving or time.ticks_diff(time.ticks_ms(), self.last_activity) < _GC_QUIET_MS:
                 await asyncio.sleep_ms(_GC_QUIET_MS)
             gc.collect()
-
-
-async def _readable(stream):
-    # Park the task until `stream` has something to read (how asyncio's own streams wait).
-    yield asyncio.core._io_queue.queue_read(stream)  # type: ignore
 
 
 def _restore(path, car):

@@ -51,12 +51,9 @@ def run():
         # current task, and in the context it gave the exception handler), and that task's frame holds the app.
         dev = None
         try:
-            import asyncio
+            from firmware import mpy_internals
 
-            asyncio.new_event_loop()  # drops the other tasks
-            core = asyncio.core  # type: ignore[attr-defined]
-            core.cur_task = None
-            core._exc_context["exception"] = core._exc_context["future"] = None
+            mpy_internals.forget_run()
         except Exception:
             pass
         time.sleep_ms(500)
@@ -81,9 +78,9 @@ async def start_async():
         except Exception as e:
             sys.print_exception(e)  # type: ignore[attr-defined]
         dev = None
-        asyncio.new_event_loop()  # drops the failed run's other tasks; this one goes on
-        core = asyncio.core  # type: ignore[attr-defined]
-        core._exc_context["exception"] = core._exc_context["future"] = None
+        from firmware import mpy_internals
+
+        mpy_internals.forget_run(loop_goes_on=True)
         await asyncio.sleep_ms(500)
 
 

@@ -45,6 +45,7 @@ package(
         "journal.py",
         "link.py",
         "main.py",
+        "mpy_internals.py",
         "pins.py",
         "restore.py",
         "screens.py",

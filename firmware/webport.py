@@ -1,7 +1,9 @@
 # The one place where the browser's MicroPython (the official WebAssembly port, the npm package
 # @micropython/micropython-webassembly-pyscript, sys.platform "webassembly") is made to offer what this firmware uses
-# on a Pico. install() fills each gap before firmware/main.py loads; start() then runs the dashboard. Nothing else
-# in the firmware knows it runs in a page; the page's side of each gap is `dashpage`, a JS module the seat page
+# on a Pico. Its asyncio is the port's own (ports/webassembly/asyncio/core.py of MicroPython v1.27.0, the release
+# companion/phones/static/runtime pins), not the Pico's: the internals reached here are that module's. install()
+# fills each gap before firmware/main.py loads; start() then runs the dashboard. Nothing else in the firmware knows
+# it runs in a page; the page's side of each gap is `dashpage`, a JS module the seat page
 # registers (companion/phones/static/seat.js). The gaps, and why each is filled this way:
 #
 #   machine            no such module; main.py imports it at boot and link.py asks it for unique_id(). A stand-in

@@ -627,7 +627,7 @@ def people(d):
     d.note("oled", {"faults": faults, "scale": k, "lit": sum(bin(b).count("1") for b in image), "same": same})
     # The hand: on the dashboard it is shown, on the tablet it is covered unless held.
     yield from press_virtual(app, dev, "CARD")
-    yield lambda: dash.state is not None and dash.state.get("mode") == 2 and oled.hidden
+    yield lambda: dash.state is not None and dash.state.get("hand") == 1 and oled.hidden
     yield 0.1
     covered = oled_matches(app, oled, oled.shown_image)[0] if oled.shown() else ["covered"]
     x, y = oled.to_window(*oled.center)

@@ -120,7 +120,7 @@ def press_to_frame(pico, presses, hold_ms=80, gap_ms=60):
         rows = pico.rows()
         if key == "UP" and "UP" not in rows[2][12:]:
             key = "DOWN"
-        elif key == "DOWN" and "DN" not in rows[3][12:]:
+        elif key == "DOWN" and "DOWN" not in rows[3][12:]:
             key = "UP"
         n0, _ = pico.frames()
         t = pico.press(key)

@@ -39,7 +39,7 @@ def test_power_on_restores_the_save_and_replays_the_journal_then_sets_a_damaged_
     board.settled()
     rows = board.rows()
     assert rows[0].startswith("WAIT") and rows[0].endswith("LAPS 2"), rows
-    assert rows[5].startswith("TYRE 3/8") and rows[6].startswith("BRAK 1/5"), rows
+    assert rows[5].startswith("TYRE 3/8") and rows[6].startswith("BRAKE 1/5"), rows
     assert play.big(board) == " 80", rows
     # folded into a full save after the first frame (the journal names the save before it: never replayed again)
     board.wait_emu(1000)

@@ -9,7 +9,8 @@
     the firmware        made at start: one JSON of the modules the Pico runs (firmware/manifest.py's list) and the
                         phone's two (its WEB_ONLY), compiled to .mpy as for a Pico (firmware_bundle)
 
-    add_routes(app, is_seat)    on an aiohttp app:
+    prepare()                   the files read and compiled in a thread of their own: a Future of them
+    add_routes(app, is_seat[, assets])    on an aiohttp app (assets: an Assets or prepare()'s Future):
         GET /<token>/           the seat's page, if is_seat(token); else the same 404 as any unknown path
         GET /static/<name>      the files above under content-hashed names (seat.3f2a...e1.js): cached for good
                                 (immutable), ETag, gzip where the browser takes it. No secret is in any of them:
@@ -19,6 +20,7 @@ The seat's link socket (GET /<token>/link, the tablet's, companion/transport) is
 it plays on its own, as a Pico with no tablet does.
 """
 
+import asyncio
 import base64
 import gzip
 import hashlib
@@ -27,6 +29,7 @@ import os
 import re
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 from aiohttp import web
 
@@ -101,18 +104,32 @@ class Assets:
         self.by_name = {a.name: a for a in self.files.values()}
         page = read("seat.html").decode()
         self.page = re.sub(r"\{\{([\w.-]+)\}\}", lambda m: "/static/" + self.files[m.group(1)].name, page).encode()
+        self.page_gz = gzip.compress(self.page, 9, mtime=0)
 
-    def url(self, logical):
-        return "/static/" + self.files[logical].name
+
+def prepare():
+    """Start reading and compiling the files in a thread of their own (a few seconds of mpy-cross on a slow tablet,
+    which neither the app's window nor the server's loop should wait for): a Future of the Assets, for add_routes."""
+    pool = ThreadPoolExecutor(1, thread_name_prefix="seat-page-assets")
+    future = pool.submit(Assets)
+    pool.shutdown(wait=False)
+    return future
 
 
 def add_routes(app, is_seat, assets=None):
-    """Serve the seat page at /<token>/ (for tokens is_seat accepts) and its files at /static/<name>."""
-    assets = assets or Assets()
-    page_gz = gzip.compress(assets.page, 9, mtime=0)
+    """Serve the seat page at /<token>/ (for tokens is_seat accepts) and its files at /static/<name>. assets: an
+    Assets, or prepare()'s Future of one (a request that comes before it is ready waits for it)."""
+    ready = assets if isinstance(assets, Assets) else None
+    future = None if ready is not None else (assets or prepare())
+
+    async def files():
+        nonlocal ready
+        if ready is None:
+            ready = await asyncio.wrap_future(future)  # type: ignore[arg-type]
+        return ready
 
     async def static(request):
-        asset = assets.by_name.get(request.match_info["name"])
+        asset = (await files()).by_name.get(request.match_info["name"])
         if asset is None:
             raise web.HTTPNotFound()
         headers = {"Cache-Control": IMMUTABLE, "ETag": asset.etag, "Vary": "Accept-Encoding",
@@ -127,13 +144,13 @@ def add_routes(app, is_seat, assets=None):
     async def page(request):
         if not is_seat(request.match_info["token"]):
             raise web.HTTPNotFound()
+        a = await files()
         headers = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff",
                    "Vary": "Accept-Encoding"}
         if "gzip" in request.headers.get("Accept-Encoding", ""):
             headers["Content-Encoding"] = "gzip"
-            return web.Response(body=page_gz, content_type="text/html", charset="utf-8", headers=headers)
-        return web.Response(body=assets.page, content_type="text/html", charset="utf-8", headers=headers)
+            return web.Response(body=a.page_gz, content_type="text/html", charset="utf-8", headers=headers)
+        return web.Response(body=a.page, content_type="text/html", charset="utf-8", headers=headers)
 
     app.router.add_get("/static/{name}", static)
     app.router.add_get("/{token}/", page)
-    return assets

@@ -67,7 +67,7 @@ class SeatServer:
             return resp
 
         app = web.Application(middlewares=[count])
-        assets.add_routes(app, lambda token: token in self.tokens)
+        assets.add_routes(app, lambda token: token in self.tokens, assets.Assets())  # ready before the first page
         if self.link is not None:
             app.router.add_get("/{token}/link", self.link)
 

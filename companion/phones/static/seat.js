@@ -10,7 +10,8 @@
 const BUTTONS = ["UP", "DOWN", "OK", "CARD", "BACK"]; // firmware/board.py's order: bit i of Board.buttons()
 const W = 128, H = 64, PAGES = 8;
 const LIT = [150, 220, 255], DARK = [0, 0, 0];
-const HEAP = 256 * 1024; // as the unix port's tests give the firmware; a Pico has some 190 KB free
+const HEAP = 256 * 1024; // the first heap, as the unix port's tests give the firmware (a Pico has some 190 KB
+// free); the port grows it from the page's memory when it runs out (gc.mem_free() there counts what it could add)
 const RETRY_MS = 1000; // a link socket that closed (no tablet, Wi-Fi away) is tried again this often
 const TAKEN = 4001; // close code: another phone or tab took the seat
 const SILENT_MS = 3500; // the tablet speaks at least every second (docs/protocol.md §7): this long silent, the link

@@ -69,12 +69,7 @@ class Board:
 
     def send(self, rects, n):
         """The rectangles display.py found changed, as the whole pages they cover."""
-        mask = 0
-        for k in range(n):
-            r = rects[k]
-            for p in range(r[0], r[1] + 1):
-                mask |= 1 << p
-        self.send_pages(mask)
+        self.send_pages(b.page_mask(rects, n))
 
     def send_pages(self, mask):
         self._frame += 1

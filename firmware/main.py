@@ -59,4 +59,30 @@ def run():
         time.sleep_ms(500)
 
 
-run()
+async def start_async():
+    """run() for a host whose loop cannot block: a browser page (firmware/webport.py), where asyncio's loop runs on the
+    page's timers and there is no asyncio.run. The same restart after an error; the pause between runs is the loop's."""
+    import asyncio
+
+    while True:
+        try:
+            gc.collect()
+            from firmware import board
+
+            dev = board.make_board()
+            gc.threshold(BOOT_GC_BYTES)
+            from firmware import app
+
+            gc.collect()
+            await app.start(dev)
+        except Exception as e:
+            sys.print_exception(e)  # type: ignore[attr-defined]
+        dev = None
+        from firmware import mpy_internals
+
+        mpy_internals.forget_run(loop_goes_on=True)
+        await asyncio.sleep_ms(500)
+
+
+if sys.platform != "webassembly":  # a page's loop cannot block: firmware/webport.py starts start_async() instead
+    run()

@@ -9,10 +9,13 @@ async def readable(stream):
     yield asyncio.core._io_queue.queue_read(stream)  # type: ignore
 
 
-def forget_run():
+def forget_run(loop_goes_on=False):
     """After asyncio.run ended with an error: drop the tasks of that run, and what asyncio still holds of the one
-    that failed (its current task, the context given to the exception handler), whose frame holds the app."""
+    that failed (its current task, the context given to the exception handler), whose frame holds the app.
+    loop_goes_on: called from a task of a loop that runs on (main.start_async in a browser): that task is the
+    current one and stays so."""
     asyncio.new_event_loop()  # drops the other tasks
     core = asyncio.core  # type: ignore[attr-defined]
-    core.cur_task = None
+    if not loop_goes_on:
+        core.cur_task = None
     core._exc_context["exception"] = core._exc_context["future"] = None

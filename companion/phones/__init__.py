@@ -7,4 +7,6 @@
     table.py    what the app uses: which seats are on phones, their addresses, starting and stopping the server
     qr.py       the pairing screen's QR codes (segno), as Kivy textures
     page.html   the page itself (package data): a canvas and five buttons, no rule of either game
+    assets.py   the seat page that runs the dashboard's own firmware in the phone's browser (static/: the page, its
+                script, the vendored MicroPython WebAssembly runtime), and the routes that serve it
 """

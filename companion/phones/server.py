@@ -11,6 +11,8 @@ own. The app talks to the server through serve() (which seats, by token) and the
                         page ({"t": "seat" | "wait" | "taken" | "gone" | "k"}), and from the page exactly one
                         of the five button names per message; anything else closes the socket (1008).
 
+    GET /<token>/       the seat page that runs the dashboard's firmware in the phone's browser, and
+    GET /static/<name>  its files (companion/phones/assets.py; both served when the server was given LinkPorts)
     GET /<token>/link   the seat's game link (served when the server was given LinkPorts): a phone running the
                         firmware in its browser speaks docs/protocol.md over it as a Pico does over USB. Text
                         messages carry the protocol's bytes each way (the firmware's serial output, the tablet's
@@ -121,6 +123,11 @@ class PhoneServer:
         None: no /<token>/link."""
         self.dashboard = dashboard
         self.links = links
+        self.assets = None  # the seat page's files (companion/phones/assets.py), with the link sockets: made in a
+        if links is not None:  # thread of their own (mpy-cross), a page asked for meanwhile waits for them
+            from companion.phones import assets
+
+            self.assets = assets.prepare()
         self.link_sockets = {}  # token -> _Link (only touched on the server's loop)
         self.seats = {}  # token -> Seat (only touched on the server's loop)
         self.pages = {}  # token -> _Page (only touched on the server's loop)
@@ -188,6 +195,10 @@ class PhoneServer:
         app.router.add_get("/{token}", self._page)
         app.router.add_get("/{token}/ws", self._socket)
         app.router.add_get("/{token}/link", self._link)
+        if self.assets is not None:
+            from companion.phones import assets
+
+            assets.add_routes(app, lambda token: self._find(token) is not None, self.assets)
         runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1)
         await runner.setup()
         # reuse_address: a restarted tablet binds its saved port again at once (no wait for TIME_WAIT to end)

@@ -1,0 +1,69 @@
+"""Formula 5's race cards as the tablet draws them: a column is its cards overlapped left to right, first played
+first, each keeping a strip in view ("overlapped, so that all race cards are always visible"); a card played
+pit stop side up shows its back. Where they go comes from companion/f5/view.py (card_faces, card_layout); the
+look is in companion/f5/f5.kv.
+
+A card widget holds only the public face it shows (`entry`: the race card, or PIT_SIDE for a back), never a card
+of a hand: the window tests walk the widget tree to check that."""
+
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.relativelayout import RelativeLayout
+from kivy.uix.widget import Widget
+
+from shared_rules.f5.cards import PIT_SIDE
+
+from companion import theme
+from companion.f5 import view as f5_view
+
+
+class F5Card(Widget):
+    """One card: its colour (`tone`), its letter in the corner (in `ink`, readable on the colour), its back if
+    `back`, and a bar under it when it counts in the column's speed. `strip` is how much of it is in view."""
+
+    tone = ListProperty([1, 1, 1, 1])
+    ink = ListProperty([0, 0, 0, 1])
+    letter = StringProperty("")
+    back = BooleanProperty(False)
+    counts = BooleanProperty(False)
+    strip = NumericProperty(0)
+    entry = NumericProperty(PIT_SIDE)  # the public face: a race card face up, or PIT_SIDE
+
+
+class F5Column(RelativeLayout):
+    """A column's cards: set `entries` (the engine's public column); the cards are laid out again when it or the
+    box's size changes (relative to the column: a row sliding to a new place moves them without a new layout).
+    `least_step` is the strip each card keeps in view (its letter's width)."""
+
+    entries = ListProperty([])
+    least_step = NumericProperty(16)
+
+    def on_entries(self, *_):
+        self._lay_out()
+
+    def on_size(self, *_):
+        self._lay_out()
+
+    def cards(self):
+        return list(reversed(self.children))  # first played first
+
+    def _lay_out(self):
+        faces = f5_view.card_faces(self.entries)
+        while len(self.children) < len(faces):
+            self.add_widget(F5Card(), index=0)  # each new card over the ones before it
+        while len(self.children) > len(faces):
+            self.remove_widget(self.children[0])
+        bar = max(2.0, self.height * 0.08)  # under each card that counts in the speed
+        cw, ch, step = f5_view.card_layout(len(faces), self.width, self.height - bar, self.least_step)
+        for k, (card, face, entry) in enumerate(zip(self.cards(), faces, self.entries, strict=True)):
+            card.size = (cw, ch)
+            card.pos = (k * step, bar)
+            card.strip = cw if k == len(faces) - 1 else step
+            card.entry = entry
+            card.letter = face["letter"]
+            card.counts = face["counts"]
+            card.back = face["colour"] is None
+            if card.back:
+                card.tone, card.ink = list(theme.PANEL_HI), list(theme.INK)
+            else:
+                card.tone = list(theme.CAR_RGBA[face["colour"]])
+                card.ink = list(theme.CAR_INK[face["colour"]])

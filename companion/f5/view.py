@@ -92,25 +92,6 @@ class F5Form:
         return F5Referee.new(path, self.players(), bots=self.bots(), names=self.names, seed=seed)
 
 
-def entry_text(entry):
-    """A column card as the table shows it: its colour's letter, or P for a card played pit stop side up."""
-    return "P" if entry == PIT_SIDE else LETTERS[colour(entry)]
-
-
-def cards_markup(column):
-    """A column for a Kivy label with markup: each card's letter in its colour, a card's back in grey."""
-    out = []
-    for e in column:
-        if e == PIT_SIDE:
-            out.append("[color=888888]P[/color]")
-        else:
-            r, g, b, _a = theme.CAR_RGBA[CAR_NAMES[colour(e)]]
-            out.append(
-                "[b][color=%02x%02x%02x]%s[/color][/b]" % (int(r * 255), int(g * 255), int(b * 255), LETTERS[colour(e)])
-            )
-    return " ".join(out)
-
-
 class F5Table:
     def __init__(self, ref):
         self.ref = ref
@@ -130,8 +111,6 @@ class F5Table:
                     "speed": t["speeds"][car],
                     "stopped": t["stopped"][car],
                     "column": list(t["columns"][pos]),
-                    "cards": " ".join(entry_text(e) for e in t["columns"][pos]),
-                    "markup": cards_markup(t["columns"][pos]),
                     "who": WHO_TEXT[self.ref.controller(car)],
                     "row_who": ROW_WHO[self.ref.controller(car)],
                     "hand": t["hand_sizes"][car],
@@ -149,20 +128,6 @@ class F5Table:
         car = t["to_move"]
         who = self.ref.controller(car)
         return "Round %d of 12: %s to play (%s)" % (t["round"], t["names"][car], WHO_TEXT[who])
-
-    def last_text(self):
-        """The last turn in words (public: a pit stop never says which card went face down)."""
-        last = self.ref.last
-        if not last:
-            return ""
-        names = self.ref.names()
-        who = names[last["car"]]
-        if last["pit"]:
-            return "%s makes a pit stop: speed 0" % who
-        text = "%s plays: speed %d" % (who, last["speed"])
-        if last["overtaken"]:
-            text += ", overtakes " + " and ".join(names[c] for c in last["overtaken"])
-        return text
 
     def moved(self, old_order):
         """Cars whose place changed since `old_order`: {car: (old position, new position)}, for the animation."""

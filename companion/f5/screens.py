@@ -238,7 +238,10 @@ class F5Controller:
             if target == "saved":  # a finished game's results, opened from Saved games
                 self.close()
                 self.app.f5 = None
+                before = self.app.came_from.get("saved")  # Saved games' own Back still leads where it did
                 self.app.show("saved")
+                if before is not None:
+                    self.app.came_from["saved"] = before
             elif target == "f5results":
                 self.show_results()
             else:

@@ -194,7 +194,7 @@ def follow(d):
     # Saved games: the finished game's Results
     app.f5.leave()
     yield 0.1
-    app.show("saved")
+    yield tap(app.screen("setup").ids.saved)
     yield 0.3
     rows = [w for w in app.screen("saved").ids.games.children if "Formula 5" in getattr(w, "players", "")]
     d.note("saved_rows", len(rows))
@@ -208,6 +208,9 @@ def follow(d):
         app.back()
         yield 0.2
         d.note("saved_results_back", app.sm.current)
+        app.back()
+        yield 0.2
+        d.note("saved_back", app.sm.current)  # Saved games' Back: to the setup it was opened from
 
 
 def looks(d):

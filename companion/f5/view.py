@@ -256,6 +256,11 @@ class Moves:
 
 def move_text(move, names):
     """A move in words, as the table is told it: "Blue overtakes Red: speed 3 beats 2"."""
+    text = _move_words(move, names)
+    return text + "; the race is over" if move["over"] else text
+
+
+def _move_words(move, names):
     who = names[move["car"]]
     if move["kind"] == PIT:
         n = move["changed"]

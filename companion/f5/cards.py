@@ -6,6 +6,7 @@ look is in companion/f5/f5.kv.
 A card widget holds only the public face it shows (`entry`: the race card, or PIT_SIDE for a back), never a card
 of a hand: the window tests walk the widget tree to check that."""
 
+from kivy.animation import Animation
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
@@ -36,6 +37,11 @@ class F5Column(RelativeLayout):
 
     entries = ListProperty([])
     least_step = NumericProperty(16)
+    DEAL_S = 0.35  # a card just played slides in from the right
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self._laid = 0  # the cards laid out so far: one beyond them was just played, and slides in
 
     def on_entries(self, *_):
         self._lay_out()
@@ -56,7 +62,12 @@ class F5Column(RelativeLayout):
         cw, ch, step = f5_view.card_layout(len(faces), self.width, self.height - bar, self.least_step)
         for k, (card, face, entry) in enumerate(zip(self.cards(), faces, self.entries, strict=True)):
             card.size = (cw, ch)
+            Animation.cancel_all(card, "x", "opacity")
             card.pos = (k * step, bar)
+            card.opacity = 1
+            if 0 < self._laid <= k:  # played since the last layout (not a column first shown, or resumed)
+                card.x, card.opacity = k * step + cw, 0
+                Animation(x=k * step, opacity=1, d=self.DEAL_S, t="out_quad").start(card)
             card.strip = cw if k == len(faces) - 1 else step
             card.entry = entry
             card.letter = face["letter"]
@@ -67,3 +78,4 @@ class F5Column(RelativeLayout):
             else:
                 card.tone = list(theme.CAR_RGBA[face["colour"]])
                 card.ink = list(theme.CAR_INK[face["colour"]])
+        self._laid = len(faces)

@@ -7,6 +7,8 @@ A card widget holds only the public face it shows (`entry`: the race card, or PI
 of a hand: the window tests walk the widget tree to check that."""
 
 from kivy.animation import Animation
+from kivy.clock import Clock
+from kivy.graphics import Color, Rectangle
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
@@ -27,7 +29,33 @@ class F5Card(Widget):
     back = BooleanProperty(False)
     counts = BooleanProperty(False)
     strip = NumericProperty(0)
+    bar = NumericProperty(2)  # the height of the bar under it when it counts
     entry = NumericProperty(PIT_SIDE)  # the public face: a race card face up, or PIT_SIDE
+    EDGE = 1.5  # its dark edge, px
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self._draw_soon = Clock.create_trigger(self._draw, -1)
+        self.bind(pos=self._draw_soon, size=self._draw_soon, tone=self._draw_soon, back=self._draw_soon,
+                  counts=self._draw_soon, strip=self._draw_soon, bar=self._draw_soon)
+
+    def _draw(self, *_):
+        """Only what it shows is drawn (no transparent shapes): a column holds up to 13 cards, and on a renderer
+        without a GPU (Mesa's llvmpipe: the tests, a Pi without its driver) each shape costs its own draw call."""
+        x, y, w, h, e = self.x, self.y, self.width, self.height, self.EDGE
+        self.canvas.before.clear()
+        with self.canvas.before:
+            Color(*theme.BG)
+            Rectangle(pos=(x, y), size=(w, h))
+            Color(*self.tone)
+            Rectangle(pos=(x + e, y + e), size=(max(0, w - 2 * e), max(0, h - 2 * e)))
+            if self.back:  # a pit stop's back: three squares of a chequered flag
+                Color(theme.INK[0], theme.INK[1], theme.INK[2], 0.55)
+                for fx, fy in ((0.3, 0.55), (0.5, 0.43), (0.3, 0.31)):
+                    Rectangle(pos=(x + w * fx, y + h * fy), size=(w * 0.2, h * 0.12))
+            if self.counts:
+                Color(*theme.INK)
+                Rectangle(pos=(x + 2, y - self.bar), size=(max(2, self.strip - 4), max(1, self.bar - 1)))
 
 
 class F5Column(RelativeLayout):
@@ -62,6 +90,7 @@ class F5Column(RelativeLayout):
         cw, ch, step = f5_view.card_layout(len(faces), self.width, self.height - bar, self.least_step)
         for k, (card, face, entry) in enumerate(zip(self.cards(), faces, self.entries, strict=True)):
             card.size = (cw, ch)
+            card.bar = bar
             Animation.cancel_all(card, "x", "opacity")
             card.pos = (k * step, bar)
             card.opacity = 1

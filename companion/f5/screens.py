@@ -344,11 +344,10 @@ class F5Controller:
         ids.last.text = text
         ids.last.color = theme.WARN if tone == "news" else theme.INK
         ids.last_chip.tone = theme.CAR_RGBA[CAR_NAMES[car]] if car is not None else theme.BG
-        row = self.rows.get(car)
-        if row is not None and tone == "news":
-            Animation.cancel_all(row, "glow")
-            row.glow = 1.0
-            Animation(glow=0.0, d=hold, t="in_quad").start(row)
+        # The car the news is about glows while it is up: lit, not animated (every frame of an animation redraws
+        # the whole window, dozens of cards).
+        for c, row in self.rows.items():
+            row.glow = 1.0 if c == car and tone == "news" else 0.0
 
     def _pair_new_dashboards(self):
         """A player's car without a dashboard takes the first connected Pico that has no car yet (never a

@@ -253,7 +253,16 @@ class F5Controller:
         current = self.app.sm.current
         if current != "f5history":
             self.came_from["f5history"] = current
-        self.moves.update()
+        self._bring_up_to_date()
+        self._fill_history()
+        self.app.sm.current = "f5history"
+
+    def _bring_up_to_date(self):
+        """The moves made since the last frame told first (never skipped because a screen read them)."""
+        if not self.read_only and self.rows:
+            self.refresh()
+
+    def _fill_history(self):
         ids = self.app.screen("f5history").ids
         ids.lines.clear_widgets()
         names = self.ref.names()
@@ -266,14 +275,13 @@ class F5Controller:
         if not self.moves.moves:
             ids.lines.add_widget(Factory.F5Line(text="No move yet: the car in first position plays first."))
         ids.scroll.scroll_y = 1
-        self.app.sm.current = "f5history"
 
     def show_results(self):
         """The places and what decided them (the standings so far while the game goes on)."""
         current = self.app.sm.current
         if current not in ("f5results", "f5history"):
             self.came_from["f5results"] = current
-        self.moves.update()
+        self._bring_up_to_date()
         head, rule, rows = f5_view.results(self.ref, self.moves.moves)
         ids = self.app.screen("f5results").ids
         ids.headline.text = head
@@ -301,6 +309,7 @@ class F5Controller:
         self.ref, self.path, self.read_only = ref, path, True
         self.table = f5_view.F5Table(ref)
         self.moves = f5_view.Moves(ref)
+        self.moves.update()
         self.show_results()
         self.came_from["f5results"] = "saved"
         return True
@@ -381,12 +390,15 @@ class F5Controller:
                 track.add_widget(row)
             track.bind(size=lambda *_: self._place(animate=False))
         names = ref.names()
-        for move in self.moves.update():
+        new = self.moves.update()
+        for move in new:
             news = f5_view.is_news(move)
             self.announcer.push(f5_view.move_text(move, names), self.read_s if news else self.glance_s,
                                 "news" if news else "plain", move["car"])
             if move["over"]:
                 self.announcer.push(self.table.status(), self.read_s, "news", ref.game.winner())
+        if new and self.app.sm.current == "f5history":
+            self._fill_history()  # read while the game goes on: the new moves at the top
         old = self.order
         for r in self.table.rows():
             row = self.rows[r["car"]]

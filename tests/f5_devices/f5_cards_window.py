@@ -10,7 +10,7 @@ import time
 from shared_rules.f5 import bot
 from shared_rules.f5.game import PIT, RACE
 
-from tests.companion.appdriver import drive, layout_faults, tap
+from tests.companion.appdriver import click, drive, layout_faults, tap
 
 TWO = ["none", "bot", "none", "bot", "none"]  # two players (bots), three cars without a player
 SIZES = [(800, 480), (1024, 600), (1280, 800), (1920, 1200)]
@@ -162,6 +162,23 @@ def follow(d):
     yield both_told
     d.note("movers", movers)
     d.note("told", seen)
+    # History by a double tap; a move arrives while it is read: it is listed at the top, and told on the table.
+    history = find_button(table, "History")
+    if history is not None:
+        click(history)
+        click(history)
+        yield 0.2
+        shown = app.sm.current
+        lines = app.screen("f5history").ids.lines
+        before = len(lines.children)
+        mover = ref.names()[ref.game.to_move()]
+        ref.auto_move()
+        yield 0.3
+        top = [w.text for w in reversed(lines.children)][:2]
+        d.note("history_live", [shown, len(lines.children) - before, any(t.startswith(mover) for t in top)])
+        app.back()
+        yield 0.3
+        d.note("history_back", [app.sm.current, ids.last.text.startswith(mover)])
     # Fast to the end: the cards, the history, the results.
     app.f5.auto_s = app.f5.read_s = app.f5.glance_s = 0.02
     yield lambda: ref.game.over

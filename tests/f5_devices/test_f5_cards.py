@@ -50,6 +50,8 @@ def test_formula5_can_be_followed_from_across_the_table(tmp_path):
     first, second = seen["movers"]
     assert len(told) >= 2 and told[-2].startswith(first) and told[-1].startswith(second), seen["told"]
     assert seen["told"][-1][1] - seen["told"][-2][1] >= 1.0, seen["told"]  # the first stayed up to be read
+    assert seen["history_live"][0] == "f5history" and seen["history_live"][1] in (1, 2) and seen["history_live"][2]
+    assert seen["history_back"] == ["f5table", True]  # a double tap opened it once; the move read there was told
     hands = {card for hand in seen["hands_mid_game"] for card in hand}
     assert seen["cards_mid_game"] and not hands & set(seen["cards_mid_game"])  # no hand's card on the tablet
     check_columns(seen["columns_mid_game"])

@@ -74,13 +74,12 @@ def shown_cards(app):
 
 
 def small_texts(app, screen, least=16):
-    """Texts on `screen` drawn under `least` px (font size), but the virtual dashboards' (Formula 1's widget)."""
-    from companion.widgets import VirtualDash
-
+    """Texts on `screen` drawn under `least` px (font size), but in the pane of the virtual dashboards: their tabs
+    and the dashboard widget are the app's, shared with Formula 1 (its theme.font floor is on the branch i25fix)."""
+    ids = app.screen(screen).ids
     inside_dash = set()
-    for w in app.screen(screen).walk(restrict=True):
-        if isinstance(w, VirtualDash):
-            inside_dash.update(id(x) for x in w.walk(restrict=True))
+    if "dash_pane" in ids:
+        inside_dash.update(id(x) for x in ids.dash_pane.walk(restrict=True))
     return ["%r %.1f" % (w.text[:30], w.font_size) for w in labels(app.screen(screen))
             if w.font_size < least - 0.01 and id(w) not in inside_dash and w.opacity > 0]
 

@@ -91,7 +91,7 @@ class F5CarRow(BoxLayout):
     to_move = BooleanProperty(False)
     swatch = ListProperty([0, 0, 0, 1])
     ink = ListProperty([1, 1, 1, 1])  # a text colour readable on the swatch
-    glow = NumericProperty(0)  # its overtake is being announced: its edge lit, fading
+    glow = NumericProperty(0)  # 1 while news about this car is up (an overtake, its pit stop): its edge lit
 
 
 def add_screens(sm):

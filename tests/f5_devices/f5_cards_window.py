@@ -99,6 +99,12 @@ def play_to_end(ref):
         assert ref.on_dashboard_event(event[1], "f5race" if event[0] == RACE else "f5pit", args) is None
 
 
+def until(cond, seconds):
+    """A step that waits for `cond`, or gives up after `seconds` (the test then sees what was not there)."""
+    end = time.monotonic() + seconds
+    return lambda: cond() or time.monotonic() > end
+
+
 def start_game(d, roles):
     app = d.app
     yield tap(app.screen("setup").ids.choose_f5)
@@ -172,11 +178,11 @@ def follow(d):
         before = len(lines.children)
         mover = ref.names()[ref.game.to_move()]
         ref.auto_move()
-        yield 0.3
+        yield until(lambda: len(lines.children) > before, 10.0)
         top = [w.text for w in reversed(lines.children)][:2]
         d.note("history_live", [shown, len(lines.children) - before, any(t.startswith(mover) for t in top)])
         app.back()
-        yield 0.3
+        yield until(lambda: ids.last.text.startswith(mover), 10.0)
         d.note("history_back", [app.sm.current, ids.last.text.startswith(mover)])
     # Fast to the end: the cards, the history, the results.
     app.f5.auto_s = app.f5.read_s = app.f5.glance_s = 0.02

@@ -41,7 +41,7 @@ def test_formula5_can_be_followed_from_across_the_table(tmp_path):
     """Fails on the old main: the columns were a line of letters ending in an ellipsis (no card drawn), the first
     overtake's words were replaced by the next car's 0.8 s later, two moves arriving together showed only the
     second, the table had no History, and a finished game's Results (on the table and in Saved games) did not
-    exist or was dimmed. About 25 s of wall time."""
+    exist or was dimmed. About 45 s of wall time on a loaded 2-core machine."""
     seen = run("follow", tmp_path)
     assert " overtakes " in seen["overtake_text"]
     assert seen["overtake_shown_s"] >= 2.5 and seen["played_on"], seen  # read, then the game goes on
@@ -77,7 +77,7 @@ def test_every_formula5_screen_fits_from_800x480_to_1920x1200(tmp_path):
     players (one dashboard on this tablet narrowing the table) and two, at 800x480, 1024x600, 1280x800 and
     1920x1200: nothing outside the window, no text beyond its box, buttons touch-sized and apart, texts at
     800x480 at least 16 px (the virtual dashboard's own keys aside: Formula 1's shared widget), every card in
-    view. Screenshots: tmp_path/shots/f5-<screen>-<w>x<h>.png. About 60 s of wall time."""
+    view. Screenshots: tmp_path/shots/f5-<screen>-<w>x<h>.png. About 40 s of wall time on a loaded 2-core machine."""
     seen = run("looks", tmp_path, timeout=240)
     fits = seen["fits"]
     keys = ["setup", "table-5p-start", "table-5p-over", "history-5p", "results-5p", "table-2p-mid", "table-2p-over",

@@ -251,8 +251,8 @@ class CompanionApp(App):
                 self.show(target)
         elif current == "f5setup" and self.f5 is not None:
             self.f5.leave()
-        elif current == "f5table" and self.f5 is not None:
-            self.confirm("Leave this Formula 5 game? It stays saved.", self.f5.leave, yes="Leave")
+        elif current in ("f5table", "f5history", "f5results") and self.f5 is not None:
+            self.f5.back()  # its table asks first; its history and results go back to where they were opened
         return self.sm.current
 
     # ---- setup -----------------------------------------------------------------------------------------
@@ -512,8 +512,6 @@ class CompanionApp(App):
                 detail = "round %d  ·  last played %s" % (g.round, when_text(g.last_played))
             row = SavedGameRow(path=g.path, players=players, detail=detail, state=g.label(),
                                finished=bool(g.finished), error=g.error or "")
-            if g.game == "F5" and g.finished:
-                row.ids.open.disabled = True  # a finished Formula 5 game has no results screen
             ids.games.add_widget(row)
 
     def open_saved(self, path):
@@ -523,7 +521,9 @@ class CompanionApp(App):
             return
         if game.game == "F5":
             self.f5_open()
-            if self.f5 is not None and not game.finished:
+            if self.f5 is not None and game.finished:
+                self.f5.open_results(path)  # its places and what decided them (companion/f5/screens.py)
+            elif self.f5 is not None:
                 self.f5.saved_path = path
                 self.f5.resume()
             return

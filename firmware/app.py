@@ -17,6 +17,7 @@ from shared_rules.f1 import car as f1car
 from firmware import board as b
 from firmware.buttons import Buttons
 from firmware.display import Display
+from firmware.keeper import Keeper
 from firmware.screens import render
 from firmware.ui import Ui
 
@@ -27,8 +28,6 @@ _GC_QUIET_MS = const(50)  # collect garbage once the dashboard has been quiet th
 # the pause between two taps (a player's fastest are 100 ms apart), never in the middle of a press
 _GC_MIN_SPARE = const(4096)  # the allocations that force a collection anyway (gc.threshold): half of what was free
 # at the start, at least this
-_FOLD_MS = const(3000)  # journaled commands are folded into a full save at most this long after the first of them
-_FOLD_LINES = const(16)  # ...or once this many are journaled (keeps the journal and its replay at boot short)
 
 
 class App:
@@ -39,13 +38,8 @@ class App:
         self._solo = None
         self.ui = Ui(self, self.car)
         self._f5 = None  # Formula 5 mode (firmware/f5_ui.py), loaded only when the tablet deals a hand
-        self.saves = 0
-        self.journal = None  # the journal of tablet commands (firmware/journal.py): loaded with the link
-        self.fold_at = 0
-        self.fold_now = 0
-        self.dirty = 0
-        self.touched = 0
-        self.saving = 0  # a save is under way (its steps let presses in, not tablet commands: see link_task)
+        self.keeper = Keeper(board.state_path)  # the saving concern: the save, its journal, when each is written
+        self.touched = 0  # the screen may have changed: redraw
         self.save_due = asyncio.Event()
         self.gc_due = asyncio.Event()
         self.last_activity = time.ticks_ms()
@@ -53,16 +47,11 @@ class App:
         self.led_on = -1
         self.beeping = 0
         self.quiet_at = 0
-        # gen: the generation of the last full save (the journal names the one it follows)
-        self.gen, done, events, applied, error = _restore(board.state_path, self.car)
-        for cid in applied:
-            done.append([cid, ""])
+        done, events, error = self.keeper.restore(self.car)
         # The tablet link (firmware/link.py, some 9 KB of heap) is loaded when the tablet first speaks: a dashboard
         # played standalone never pays for it. Until then it is the saved ids and events it will start from.
         self.link = None
         self.kept = (done, events)
-        if applied or not self.gen:
-            self.dirty = 1  # folds them in (or, first boot, writes the first save), once the first frame is out
         board.latch.clear()  # edges from before (the self-test's): not for the app
         self.buttons = Buttons(
             len(b.BUTTONS), self._on_button, debounce_ms=board.debounce_ms, repeat_mask=(1 << b.UP) | (1 << b.DOWN),
@@ -78,47 +67,25 @@ class App:
 
     # ---- saved state -----------------------------------------------------------------------------------
     async def save(self):
-        """The full atomic save; it folds the journal in (a fresh one follows the new save). Its state is taken
-        and written in one step; the file's close and its rename (where littlefs erases, 45 ms a block, up to
-        400 ms on a real chip) are steps of their own, and the presses latched during a step are handled before
-        the next: a press changes the car only between steps, and is saved by the save that follows."""
+        """The full atomic save (firmware/keeper.py), the journal folded in. Its state is taken and written in one
+        step; the file's close and its rename (where littlefs erases, 45 ms a block, up to 400 ms on a real chip)
+        are steps of their own, and the presses latched during a step are handled before the next: a press changes
+        the car only between steps, and is saved by the save that follows."""
         link = self.link
-        data = {
-            "car": self.car.snapshot(),
-            "done": link.done_ids() if link is not None else self.kept[0],
-            "ev": link.pending_events() if link is not None else self.kept[1],
-            "gen": self.gen + 1,
-        }
-        self.dirty = 0
-        self.fold_now = 0
-        self.saving = 1
-        if "firmware.store" not in sys.modules:
-            gc.collect()  # its code is placed in a clean heap, not among the boot's garbage (where, after a power
-            # cut with commands journaled, it left the link no room to load in the unix port's 128 KB guard)
-        from firmware import store  # loaded by the first save, after the first frame (the boot is quicker)
-
-        try:
-            for _ in store.steps(self.board.state_path, data):
-                await asyncio.sleep_ms(0)
-            self.gen += 1
-            if self.journal is not None:
-                await asyncio.sleep_ms(0)
-                self.journal.restart(self.gen)  # a cut before this: the old journal names the old save, never replayed
-        finally:
-            self.saving = 0
-        self.saves += 1
-        self.board.emit(b"W %d\n" % self.saves)
+        keeper = self.keeper
+        if link is not None:
+            steps = keeper.steps(self.car, link.done_ids(), link.pending_events())
+        else:
+            steps = keeper.steps(self.car, self.kept[0], self.kept[1])
+        for _ in steps:
+            await asyncio.sleep_ms(0)
+        self.board.emit(b"W %d\n" % keeper.saves)
         self.gc_due.set()
 
     async def saved(self):
         """Until what the last press or command changed is on flash (the host board's viewer waits for this)."""
-        while self.dirty or self.saving:
+        while self.keeper.dirty or self.keeper.saving:
             await asyncio.sleep_ms(1)
-
-    def fold_due(self):
-        """Journaled commands to fold into a full save: on a turn's end, when many, or after a while."""
-        n = self.journal.count if self.journal is not None else 0
-        return n and (self.fold_now or time.ticks_diff(time.ticks_ms(), self.fold_at) >= 0)
 
     # ---- what the UI calls ----------------------------------------------------------------------------
     def changed(self, turn_end):
@@ -126,7 +93,7 @@ class App:
         shows it (see settle). The car changes only on confirmed actions (OK on a speed, a card, a corner,
         a lap, a turn's end), a handful per turn and never per UP/DOWN step, so each is saved at once: a power
         cut loses at most the press being handled."""
-        self.dirty = 1
+        self.keeper.dirty = 1
         if self.link is not None:
             self.link.state_changed()
 
@@ -141,17 +108,12 @@ class App:
         if not sys.stdin.buffer.read(1):  # type: ignore[attr-defined]
             return 0
         gc.collect()  # its code is placed in a clean heap, not among a press's garbage
-        from firmware.journal import Journal
         from firmware.link import DashboardLink
 
-        # A fresh journal following the last save, before any command can be journaled (an old one may end in a
-        # torn line: never append after one). Until now saves left it alone: one naming an older save is ignored.
-        self.journal = Journal(self.board.state_path + ".journal")
-        self.journal.restart(self.gen)
-
+        self.keeper.open_journal()
         done, events = self.kept
         self.kept = ([], [])  # the link keeps them from here on
-        self.link = DashboardLink(self.car.snapshot, self._apply, on_journal=self._journal, done=done)
+        self.link = DashboardLink(self.car.snapshot, self._apply, on_journal=self.keeper.journaled, done=done)
         if events:
             self.link.restore_events(events)
         self.touched = 1  # the tablet indicator
@@ -197,15 +159,6 @@ class App:
             self.ui.on_command(name, args, time.ticks_ms(), same)
         self.touched = 1
 
-    def _journal(self, cid, name, args):
-        journal = self.journal
-        assert journal is not None  # loaded with the link, its only caller
-        journal.append(cid, name, args)  # before the ack: an acknowledged command survives a power cut
-        if journal.count == 1:
-            self.fold_at = time.ticks_add(time.ticks_ms(), _FOLD_MS)
-        if journal.count >= _FOLD_LINES or (name == "turn" and not args.get("on")):
-            self.fold_now = 1  # a turn's end: fold now, while the player waits for the others
-
     # ---- buttons and screen ----------------------------------------------------------------------------
     def _on_button(self, key, event):
         if self.ui.on_button(key, event, time.ticks_ms()):
@@ -226,7 +179,7 @@ class App:
         memory is never asked here (gc.mem_free() scans the heap: 7 ms on a Pico)."""
         if self.touched:
             self.refresh()
-        if self.dirty or self.fold_due():
+        if self.keeper.due():
             self.save_due.set()
 
     def refresh(self):
@@ -246,7 +199,7 @@ class App:
             self.board.led(self.led_on)
         if self.board.viewer:  # the host's viewer channel: the state line, written in pieces (no copy of the whole)
             car = json.dumps(self.car.snapshot())  # both pieces made first: out of memory leaves no half line
-            tail = b', "mode": %d, "saves": %d, "free": %d}\n' % (self.ui.mode, self.saves, gc.mem_free())
+            tail = b', "mode": %d, "saves": %d, "free": %d}\n' % (self.ui.mode, self.keeper.saves, gc.mem_free())
             emit = self.board.emit
             emit(b'S {"car": ')
             emit(car)
@@ -281,9 +234,10 @@ class App:
     async def link_task(self):
         while True:
             await _readable(sys.stdin)  # type: ignore  # asleep until the tablet sends something
-            while self.saving:
+            while self.keeper.saving or self.keeper.replayed:
                 # A command journaled now would go into the journal the save is about to replace: it waits (the
-                # bytes stay in the USB buffer; a save takes 30 ms, 140 ms with an erase).
+                # bytes stay in the USB buffer; a save takes 30 ms, 140 ms with an erase). So does the link's
+                # start while the journal holds commands replayed at power-on, until a save has folded them in.
                 await asyncio.sleep_ms(_POLL_MS)
             link = self.link
             if link is None:
@@ -297,7 +251,7 @@ class App:
                 if len(link.outbox) < waiting:
                     # An event acknowledged: save without it. A save that still lists it would send it again after
                     # a restart, and a tablet restarted meanwhile (had it lost the ids it took) would apply it twice.
-                    self.dirty = 1
+                    self.keeper.dirty = 1
             self.settle()  # the commands just taken shown (and their save asked for) before the next input is read
 
     async def tick_task(self):
@@ -316,7 +270,7 @@ class App:
         while True:
             await self.save_due.wait()
             self.save_due.clear()
-            while self.dirty or self.fold_due():  # a press taken during a save made it dirty again
+            while self.keeper.due():  # a press taken during a save made it dirty again
                 await self.save()
 
     async def gc_task(self):
@@ -325,7 +279,7 @@ class App:
         while True:
             await self.gc_due.wait()
             self.gc_due.clear()
-            while self.saving or time.ticks_diff(time.ticks_ms(), self.last_activity) < _GC_QUIET_MS:
+            while self.keeper.saving or time.ticks_diff(time.ticks_ms(), self.last_activity) < _GC_QUIET_MS:
                 await asyncio.sleep_ms(_GC_QUIET_MS)
             gc.collect()
 
@@ -333,19 +287,6 @@ class App:
 async def _readable(stream):
     # Park the task until `stream` has something to read (how asyncio's own streams wait).
     yield asyncio.core._io_queue.queue_read(stream)  # type: ignore
-
-
-def _restore(path, car):
-    """Power-on (firmware/restore.py): its code is imported for this once and then forgotten, so that it is garbage
-    for the rest of the race."""
-    import firmware
-    from firmware import restore
-
-    try:
-        return restore.restore(path, car)
-    finally:
-        del sys.modules["firmware.restore"]
-        del firmware.restore  # type: ignore[attr-defined]  # the package holds its submodules too
 
 
 def _task_failed(loop, context):

@@ -39,6 +39,7 @@ package(
         "f5_screens.py",
         "f5_ui.py",
         "journal.py",
+        "keeper.py",
         "link.py",
         "main.py",
         "pins.py",

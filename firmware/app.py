@@ -15,7 +15,7 @@ from micropython import const
 from shared_rules.f1 import car as f1car
 
 from firmware import board as b
-from firmware.buttons import Buttons
+from firmware.buttons import LONG, RELEASE, Buttons
 from firmware.display import Display
 from firmware.keeper import Keeper
 from firmware.screens import render
@@ -24,8 +24,14 @@ from firmware.ui import Ui
 _DEFAULT_LAPS = const(3)
 _POLL_MS = const(5)  # how often a tablet command waiting for a save looks again
 _TICK_MS = const(100)  # time-outs, the tablet indicator, the link's heartbeat and resends
-_GC_QUIET_MS = const(50)  # collect garbage once the dashboard has been quiet this long after a frame or a save: in
-# the pause between two taps (a player's fastest are 100 ms apart), never in the middle of a press
+# Flash work (a save's step: a littlefs block erase stalls the core 45 ms, more on a real chip, and cannot be cut
+# smaller) and garbage collection run where a press is unlikely: in the shadow of a press, the first _SHADOW_MS
+# after it (a player's next press comes 100 ms or more after one, 150 ms in the bench's fastest burst, so the
+# longest step started then is over before it), or once no key was pressed for _QUIET_MS (the player reads the
+# screen or waits for the table). Between those a pending step waits, looking every _WINDOW_POLL_MS.
+_SHADOW_MS = const(60)
+_QUIET_MS = const(400)
+_WINDOW_POLL_MS = const(10)
 _GC_MIN_SPARE = const(4096)  # the allocations that force a collection anyway (gc.threshold): half of what was free
 # at the start, at least this
 
@@ -42,7 +48,7 @@ class App:
         self.touched = 0  # the screen may have changed: redraw
         self.save_due = asyncio.Event()
         self.gc_due = asyncio.Event()
-        self.last_activity = time.ticks_ms()
+        self.pressed_at = time.ticks_add(time.ticks_ms(), -_QUIET_MS)  # the last press (or repeat): see _SHADOW_MS
         self.was_linked = -1
         self.led_on = -1
         self.beeping = 0
@@ -69,8 +75,12 @@ class App:
     async def save(self):
         """The full atomic save (firmware/keeper.py), the journal folded in. Its state is taken and written in one
         step; the file's close and its rename (where littlefs erases, 45 ms a block, up to 400 ms on a real chip)
-        are steps of their own, and the presses latched during a step are handled before the next: a press changes
-        the car only between steps, and is saved by the save that follows."""
+        are steps of their own. Each step waits for a window where no press is likely (see _SHADOW_MS), and the
+        presses latched during a step are handled before the next: a press changes the car only between steps, and
+        is saved by the save that follows."""
+        await self.flash_window()
+        # The state taken now, with no wait between this and dirty cleared (the first step): a command acked while
+        # the save waited for its window is in it
         link = self.link
         keeper = self.keeper
         if link is not None:
@@ -78,9 +88,19 @@ class App:
         else:
             steps = keeper.steps(self.car, self.kept[0], self.kept[1])
         for _ in steps:
-            await asyncio.sleep_ms(0)
+            await self.flash_window()
         self.board.emit(b"W %d\n" % keeper.saves)
         self.gc_due.set()
+
+    async def flash_window(self):
+        """Until work that stalls the core may start: in a press's shadow or in a quiet spell (see _SHADOW_MS). The
+        presses latched meanwhile are handled first, whatever the window."""
+        await asyncio.sleep_ms(0)
+        while True:
+            since = time.ticks_diff(time.ticks_ms(), self.pressed_at)
+            if since < _SHADOW_MS or since >= _QUIET_MS:
+                return
+            await asyncio.sleep_ms(_WINDOW_POLL_MS)
 
     async def saved(self):
         """Until what the last press or command changed is on flash (the host board's viewer waits for this)."""
@@ -161,7 +181,12 @@ class App:
 
     # ---- buttons and screen ----------------------------------------------------------------------------
     def _on_button(self, key, event):
-        if self.ui.on_button(key, event, time.ticks_ms()):
+        if event == LONG and self.link is None:
+            self.solo()  # a standalone race may start: its code loaded (20-30 ms) while the player holds the key
+        now = time.ticks_ms()
+        if event != RELEASE:
+            self.pressed_at = now  # its shadow: where the flash work goes (see _SHADOW_MS)
+        if self.ui.on_button(key, event, now):
             self.touched = 1
 
     def scan_buttons(self):
@@ -185,7 +210,6 @@ class App:
     def refresh(self):
         self.touched = 0
         self.gc_due.set()
-        self.last_activity = time.ticks_ms()
         linked = self.linked()
         self.was_linked = linked
         f5 = self._f5
@@ -274,13 +298,16 @@ class App:
                 await self.save()
 
     async def gc_task(self):
-        """Garbage collected in the first pause after a frame or a save (a few ms), so that a press never waits for
-        one. Idle, nothing is collected: nothing was made."""
+        """Garbage collected after a frame or a save (a few ms), in a window where no press is likely (see
+        _SHADOW_MS) and never during a save, so that a press never waits for one. Idle, nothing is collected:
+        nothing was made."""
         while True:
             await self.gc_due.wait()
             self.gc_due.clear()
-            while self.keeper.saving or time.ticks_diff(time.ticks_ms(), self.last_activity) < _GC_QUIET_MS:
-                await asyncio.sleep_ms(_GC_QUIET_MS)
+            await self.flash_window()
+            while self.keeper.saving:
+                await asyncio.sleep_ms(_WINDOW_POLL_MS)
+                await self.flash_window()
             gc.collect()
 
 

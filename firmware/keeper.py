@@ -86,7 +86,8 @@ class Keeper:
         return self.dirty or self.fold_due()
 
     def steps(self, car, done, events):
-        """The full atomic save, as a generator: the state is taken at the first next() and written in steps (see
+        """The full atomic save, as a generator (call it right before its first next(): the done ids and events are
+        taken at the call, the car and the dirty flag at the first next()). The state is written in steps (see
         store.steps: where littlefs may erase a block), then the journal restarted after the new save. A change
         made between the steps sets dirty again and is saved by the next save."""
         data = {"car": car.snapshot(), "done": done, "ev": events, "gen": self.gen + 1}

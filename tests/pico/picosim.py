@@ -374,11 +374,11 @@ _walk('/')
 
 
 # ---- flashing ----
-def flash(pico, *args, timeout=300):
-    """Runs the project's tools/flash.py against pico's port with args (e.g. "--index", DIR);
-    returns the CompletedProcess (stdout and stderr as text, together in .stdout)."""
-    return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "flash.py"), "--port", pico.tty] + list(args),
-                          cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
+def flash(pico, *args, timeout=300, root=ROOT):
+    """Runs the project's tools/flash.py (that of the checkout at `root`) against pico's port with args (e.g.
+    "--index", DIR); returns the CompletedProcess (stdout and stderr as text, together in .stdout)."""
+    return subprocess.run([sys.executable, os.path.join(root, "tools", "flash.py"), "--port", pico.tty] + list(args),
+                          cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
 
 
 def mip_index(out):
@@ -388,7 +388,7 @@ def mip_index(out):
     return out
 
 
-def flashed_image(directory):
+def flashed_image(directory, root=ROOT):
     """directory/flashed.bin: a blank Pico flashed with tools/flash.py --index ../shared/picosim/drivers (offline:
     the driver from that folder), saved right after flashing. tools/flash.py ends with machine.reset(), which parks
     picosim's core for good, so a Pico to use is started again from this image (Pico(flash=a copy)).
@@ -399,7 +399,7 @@ def flashed_image(directory):
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not os.path.exists(image):
             with Pico(flash=None, speed=0) as pico:
-                done = flash(pico, "--index", DRIVERS, "--build", os.path.join(directory, "build"))
+                done = flash(pico, "--index", DRIVERS, "--build", os.path.join(directory, "build"), root=root)
                 if done.returncode != 0:
                     raise RuntimeError("tools/flash.py failed (rc %d):\n%s" % (done.returncode, done.stdout[-3000:]))
                 pico.saveflash(image + ".tmp")

@@ -1,8 +1,9 @@
 # The dashboard application: one car, its screens and buttons, the tablet link and the saved state, as asyncio
 # tasks (buttons, link, time, saves, garbage). A button press is handled at once, to the end: state changed, screen
-# redrawn (what changed only), state frame written to the tablet; then the save task puts the change on flash, in
-# steps between which the presses latched meanwhile are handled (firmware/buttons.py). A tablet command is
-# journaled (one line appended, firmware/journal.py) before its ack; the full save folds it in later.
+# redrawn (what changed only), state frame written to the tablet; then the save task puts the change on flash
+# (firmware/keeper.py), in steps, each in a moment a press is unlikely (see _SHADOW_MS), between which the presses
+# latched meanwhile are handled (firmware/buttons.py). A tablet command is journaled (one line appended,
+# firmware/journal.py) before its ack; the full save folds it in later.
 # Idle, every task waits for its event (a pin interrupt, the tablet's bytes, a save or collection due) and only
 # the clock task wakes, ten times a second, for the time-outs: the core sleeps the rest of the time.
 import asyncio

@@ -286,16 +286,7 @@ class Pico:
     def rows(self):
         """The OLED read as the firmware's text grid: 8 rows of 16 characters of framebuf's 8x8 font (trailing
         spaces dropped; an inverted cell reads as its character, '?' where no character fits)."""
-        art = self.screen().split("\n")
-        font = dash.font()  # the unix port's framebuf font: the same as the Pico's
-        rows = []
-        for r in range(PAGES):
-            text = ""
-            for c in range(W // 8):
-                cell = bytes(sum(1 << y for y in range(8) if art[r * 8 + y][c * 8 + x] == "#") for x in range(8))
-                text += font.get(cell) or font.get(bytes(255 - b for b in cell), "?")
-            rows.append(text.rstrip())
-        return rows
+        return text_rows(self.screen().split("\n"))
 
     def wait_rows(self, match, wall_s=30):
         """Polls rows() until match(rows) is true; returns those rows (TimeoutError with the last ones)."""
@@ -359,6 +350,19 @@ class Pico:
     def uart(self):
         """UART0 TX (the firmware's side channel), the emulator's own log lines left out."""
         return "\n".join(ln for ln in self.log().split("\n") if not _EMULATOR_LINE.match(ln))
+
+
+def text_rows(art):
+    """The OLED's ASCII art (Pico.screen() split in lines) read as the firmware's 8x8 text grid (see Pico.rows)."""
+    font = dash.font()  # the unix port's framebuf font: the same as the Pico's
+    rows = []
+    for r in range(PAGES):
+        text = ""
+        for c in range(W // 8):
+            cell = bytes(sum(1 << y for y in range(8) if art[r * 8 + y][c * 8 + x] == "#") for x in range(8))
+            text += font.get(cell) or font.get(bytes(255 - b for b in cell), "?")
+        rows.append(text.rstrip())
+    return rows
 
 
 _LIST_FILES = """

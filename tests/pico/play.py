@@ -30,19 +30,7 @@ TURN_TAPS = 6  # besides the dial's: OK (start), OK (set), DOWN x3 (END TURN in 
 
 def big(pico, x=0, y=10, n=3, scale=3):
     """The big characters drawn at (x, y) (the speed: the default), read with the firmware's font."""
-    art = pico.screen().split("\n")
-    font = dash.font()
-    out = ""
-    for k in range(n):
-        glyph = bytearray(8)
-        for col in range(8):
-            for row in range(8):
-                px = x + (k * 8 + col) * scale + scale // 2
-                py = y + row * scale + scale // 2
-                if art[py][px] == "#":
-                    glyph[col] |= 1 << row
-        out += font.get(bytes(glyph), "?")
-    return out
+    return _big(pico.screen().split("\n"), x, y, n, scale)
 
 
 def turn_speed(car, delta):
@@ -80,6 +68,7 @@ class Beat:
         p.release(key)
         self.next_ns = t + self.period_ns
         self.taps += 1
+        return t
 
     def wait_beat(self, before_ms=20):
         """Until shortly before the next tap is due."""
@@ -193,7 +182,7 @@ class View:
 
     def __init__(self, pico):
         self.art = pico.screen().split("\n")
-        self.rows = _rows(self.art)
+        self.rows = picosim.text_rows(self.art)
 
     def inverted(self, row):
         return self.art[row * 8][0] == "#"  # an inverted row's first pixel column is lit
@@ -209,18 +198,6 @@ class View:
             if self.inverted(row):
                 return row - first
         return None
-
-
-def _rows(art):
-    font = dash.font()
-    rows = []
-    for r in range(picosim.PAGES):
-        text = ""
-        for c in range(picosim.W // 8):
-            cell = bytes(sum(1 << y for y in range(8) if art[r * 8 + y][c * 8 + x] == "#") for x in range(8))
-            text += font.get(cell) or font.get(bytes(255 - b for b in cell), "?")
-        rows.append(text.rstrip())
-    return rows
 
 
 def _big(art, x, y, n, scale=3):
@@ -267,14 +244,7 @@ class BeatPace(Beat):
     last 20 ms before the next tap."""
 
     def press(self, key):
-        p = self.pico
-        while p.t_ns() < self.next_ns:
-            time.sleep(0.002)
-        t = p.press(key)
-        p.wait_emu(self.hold_ms, t)
-        p.release(key)
-        self.next_ns = t + self.period_ns
-        return t
+        return self.tap(key)
 
     def before_look(self):
         self.wait_beat()

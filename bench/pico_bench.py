@@ -3,8 +3,9 @@ Every figure is emulated time (picosim's clock; its CPU model has 1-cycle memory
 
 - pico.play_tap_to_frame_ms_p50/_p99/_max: every tap of whole standalone races played through the buttons
   (tests/pico/play.Race: new race, dial, corners and dice, cards, laps, the pit, every message; saves on every
-  confirmed action), one 10-lap race at a player's pace (held 80 ms, 120-500 ms between) and one on a 150 ms beat
-  (held 40 ms), each tap from its press to the last SSD1306 write before the next press (the whole update).
+  confirmed action), one 10-lap race at a player's pace (held 80 ms, 120-500 ms between, one pause in eight 1-3 s)
+  and one on a 150 ms beat (held 40 ms), each tap from its press to the last SSD1306 write before the next press
+  (the whole update).
   Target p99 <= 20. pico.play_taps: how many.
 - pico.press_to_frame_ms_p50/_p99: an UP/DOWN press in the speed dial (90 of them, each changing the screen) to the
   end of the last SSD1306 write it caused (the whole update), I2C at firmware/pins.py's I2C_FREQ. Target p99 <= 20.

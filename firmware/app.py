@@ -29,9 +29,10 @@ _TICK_MS = const(100)  # time-outs, the tablet indicator, the link's heartbeat a
 # smaller) and garbage collection run where a press is unlikely: in the shadow of a press, the first _SHADOW_MS
 # after it (a player's next press comes 100 ms or more after one, 150 ms in the bench's fastest burst, so the
 # longest step started then is over before it), or once no key was pressed for _QUIET_MS (the player reads the
-# screen or waits for the table). Between those a pending step waits, looking every _WINDOW_POLL_MS.
-_SHADOW_MS = const(60)
-_QUIET_MS = const(400)
+# screen or waits for the table: rarer the longer it is, so a press seldom comes in the few ms a step takes then).
+# Between those a pending step waits, looking every _WINDOW_POLL_MS.
+_SHADOW_MS = const(70)
+_QUIET_MS = const(1000)
 _WINDOW_POLL_MS = const(10)
 _GC_MIN_SPARE = const(4096)  # the allocations that force a collection anyway (gc.threshold): half of what was free
 # at the start, at least this
@@ -90,8 +91,7 @@ class App:
             steps = keeper.steps(self.car, self.kept[0], self.kept[1])
         for _ in steps:
             await self.flash_window()
-        self.board.emit(b"W %d\n" % keeper.saves)
-        self.gc_due.set()
+        self.board.emit(b"W %d\n" % keeper.saves)  # its garbage waits for the next frame's collection
 
     async def flash_window(self):
         """Until work that stalls the core may start: in a press's shadow or in a quiet spell (see _SHADOW_MS). The
@@ -299,9 +299,9 @@ class App:
                 await self.save()
 
     async def gc_task(self):
-        """Garbage collected after a frame or a save (a few ms), in a window where no press is likely (see
-        _SHADOW_MS) and never during a save, so that a press never waits for one. Idle, nothing is collected:
-        nothing was made."""
+        """Garbage collected after a frame (a few ms; before the save it asks for, both in the press's shadow), in a
+        window where no press is likely (see _SHADOW_MS) and never during a save, so that a press never waits for
+        one. Idle, nothing is collected: nothing was made."""
         while True:
             await self.gc_due.wait()
             self.gc_due.clear()

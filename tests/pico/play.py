@@ -214,14 +214,17 @@ def _big(art, x, y, n, scale=3):
 
 
 class PlayerPace:
-    """A player's taps: held 80 ms, then a pause to read the screen and think, 120 to 500 ms (each tap's OLED
-    update is timed while it is held and in that pause, up to the next press)."""
+    """A player's taps: held 80 ms, then a pause to read the screen and think, 120 to 500 ms, and one time in eight
+    1 to 3 s (a message read, the table waited for). Each tap's OLED update is timed while it is held and in that
+    pause, up to the next press."""
 
-    def __init__(self, pico, rnd, hold_ms=80, pause_ms=(120, 500)):
+    def __init__(self, pico, rnd, hold_ms=80, pause_ms=(120, 500), long_pause_ms=(1000, 3000), long_every=8):
         self.pico = pico
         self.rnd = rnd
         self.hold_ms = hold_ms
         self.pause_ms = pause_ms
+        self.long_pause_ms = long_pause_ms
+        self.long_every = long_every
         self.next_ns = 0
 
     def press(self, key):
@@ -231,7 +234,8 @@ class PlayerPace:
         t = p.press(key)
         p.wait_emu(self.hold_ms, t)
         r = p.release(key)
-        self.next_ns = r + self.rnd.uniform(*self.pause_ms) * 1e6
+        long = self.rnd.randrange(self.long_every) == 0
+        self.next_ns = r + self.rnd.uniform(*(self.long_pause_ms if long else self.pause_ms)) * 1e6
         return t
 
     def before_look(self):

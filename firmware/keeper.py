@@ -2,7 +2,7 @@
 # unix port, firmware/link_main.py for the link's tests and bench). At power-on the last full save is read and the
 # tablet commands journaled since are replayed (firmware/restore.py); a tablet command is journaled, one line,
 # before its ack (firmware/journal.py); the full atomic save (firmware/store.py: checksum, temp file, rename) folds
-# the journal in: on a turn's end, after _FOLD_LINES commands, or _FOLD_MS after the first of them.
+# the journal in: on a turn's end, after FOLD_LINES commands, or _FOLD_MS after the first of them.
 # The caller decides when a save runs and what runs between its steps (the app handles the buttons there).
 import gc
 import sys

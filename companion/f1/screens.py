@@ -146,6 +146,9 @@ class F1Controller:
         for dev in self.ref.pairs.values():
             if virtual_mod.is_virtual(dev):
                 self.app._virtual(dev)
+        # Left at the pairing screen, the race never had its Race: the cars without a dashboard get theirs now,
+        # where they were placed (a phone by default), as Race would have given them.
+        self.app.give_the_rest()
         self.app.sync_phones()  # the same addresses on the same port: the phones find their seats again
         self.app.show("race")
 

@@ -336,9 +336,12 @@ class RaceView:
             return []
         if special is None:
             special = self.use_special()
-        return [(outcome_text(pen), n, (100 * n + 18) // 36) for pen, n in self.ref.odds(self.safety(), special)]
+        # SPIN first, then no penalty: the two lines a player weighs; then the other costs, likeliest first.
+        ranked = sorted(self.ref.odds(self.safety(), special), key=lambda o: (not o[0][0], o[0] != (0, 0, 0), -o[1]))
+        return [(outcome_text(pen), n, (100 * n + 18) // 36) for pen, n in ranked]
 
     def odds_text(self, special=None):
+        """The advisor's words: the band, then every outcome (SPIN first), and what a card played changed."""
         car = self.active_car()
         if car is None:
             return ""
@@ -349,7 +352,14 @@ class RaceView:
             head += "safe"
         else:
             head += "%d over, tyres %d" % (over, car.tyre)
-        return head + "\n" + "\n".join("%s: %d/36 (%d%%)" % o for o in self.odds(special))
+        if special is None:
+            special = self.use_special()
+        lines = [head]
+        if over > 0 and special and 0 < over <= 40:
+            lines.append("Special tyres: this band without penalty")
+        elif over > 0 and car.superb:
+            lines.append("Superb Driving: this corner at any speed")
+        return "\n".join(lines + ["%s: %d/36 (%d%%)" % o for o in self.odds(special)])
 
     def hold_choices(self):
         """Blocked in the pit or on a spin-off point: the speeds the car may dial while waiting."""

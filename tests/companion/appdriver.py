@@ -720,6 +720,61 @@ def continue_after_pairing(d):
                      "served": sorted(seat for seat, dev in app.phones.served.items() if dev)})
 
 
+def text_cut(label):
+    """The lines of `label` its box does not show: its text laid out at its width, without a height, against
+    the box (a label whose text_size is its size draws only the lines that fit, and says nothing)."""
+    from kivy.uix.label import Label
+
+    probe = Label()
+    for key in ("text", "font_size", "bold", "markup", "line_height", "font_name", "padding"):
+        setattr(probe, key, getattr(label, key))  # after the kv rules (a kwarg would lose to a rule's binding)
+    probe.text_size = (label.width, None)
+    probe.texture_update()
+    return max(0, probe.texture_size[1] - label.height) > 1
+
+
+def odds_seen(app):
+    ids = race_ids(app)
+    return {"text": ids.odds.text, "cut": text_cut(ids.odds) or ids.odds.texture_size[1] > ids.odds.height + 1,
+            "inside": ids.odds.y >= ids.odds.parent.y - 1}
+
+
+def odds_spin(d):
+    """Issue 25 defect 4: 100 mph at a 60 band, before the roll, then Superb Driving played on the dashboard.
+    The odds list every outcome, SPIN first, and after the card say what it changed."""
+    from kivy.core.window import Window
+
+    app = d.app
+    yield from setup_and_pair(d, players=2)
+    view = app.f1.view
+    for _turn in range(10):  # the table's turns, quickly, until the first car is at 100
+        speed = max(v for v in view.speed_choices() if v <= 100)
+        view.set_speed(speed)
+        if view.active() == 0 and speed == 100:
+            break
+        view.end_turn()
+    app.f1.refresh_race(force=True)
+    yield app.f1.ready
+    corner = next(i for i, c in enumerate(app.f1.ref.track.corners) if 60 in c[1][0])
+    yield tap(corner_button(app, corner))
+    lane = list(app.f1.ref.track.corners[corner][1][0]).index(60)
+    yield tap(button(race_ids(app).lanes, "lane %d: 60" % (lane + 1)))
+    sizes = {}
+    for w, h in SIZES:
+        Window.size = (w, h)
+        yield 0.4
+        sizes["%dx%d" % (w, h)] = odds_seen(app)
+        d.shot("odds-%dx%d" % (w, h))
+    Window.size = SIZES[0]
+    yield 0.3
+    d.note("before", sizes)
+    app.f1.ref.on_dashboard_event(0, "card", {"card": "SD"})  # the event the transport delivers
+    yield 0.3
+    d.note("after_card", odds_seen(app))
+    yield tap(button(race_ids(app).speeds, "Clear"))
+    d.note("after_clear", odds_seen(app))
+
+
 SIZES = ((1280, 800), (1920, 1200), (800, 480))
 
 
@@ -955,7 +1010,7 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
-SCENARIOS = {"continue_after_pairing": continue_after_pairing, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+SCENARIOS = {"continue_after_pairing": continue_after_pairing, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes}
 
 

@@ -75,7 +75,7 @@ def test_risk_advisor_counts_all_36_throws_and_matches_the_roll(tmp_path):
     view.pick(corner=0, lane=0)  # Corner 1, inner lane: 40 -> 20 over
     odds = view.odds()
     assert sum(n for _t, n, _p in odds) == 36
-    assert odds == [("no penalty", 21, 58), ("tyre +1", 11, 31), ("SPIN", 4, 11)]
+    assert odds == [("SPIN", 4, 11), ("no penalty", 21, 58), ("tyre +1", 11, 31)]  # SPIN first, always
     assert "20 over, tyres 0" in view.odds_text()
     ev = view.roll_corner()
     d1, d2 = ev["dice"]

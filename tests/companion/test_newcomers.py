@@ -14,3 +14,21 @@ def test_continue_after_leaving_pairing_gives_the_phones_their_dashboards(tmp_pa
     seen = run("continue_after_pairing", tmp_path, tmp_path / "data", seed=7, timeout=120)
     assert seen["after"]["pairs"] == 3 and seen["after"]["served"] == [0, 1, 2]
     assert all(a.startswith("http://127.0.0.1:") for a in seen["addresses"])
+
+
+def test_the_odds_show_every_outcome_spin_first_and_the_truth_after_a_card(tmp_path):
+    """Defect 4: 100 mph at a 60 band listed three costs and cut SPIN 4/36 and no penalty 4/36 off the box; after
+    Superb Driving it went on reading the odds of a throw."""
+    from shared_rules.f1.race import Race
+
+    seed = next(s for s in range(2000) if "SD" in Race(s, ["Ann", "Bob"], 3).cars[0].hand)
+    seen = run("odds_spin", tmp_path, tmp_path / "data", seed=seed, timeout=150)
+    for size, odds in seen["before"].items():
+        lines = odds["text"].splitlines()
+        assert lines[0] == "100 mph at a 60 band: 40 over, tyres 0", size
+        assert lines[1] == "SPIN: 4/36 (11%)" and lines[2] == "no penalty: 4/36 (11%)", (size, lines)
+        assert len(lines) == 6 and not odds["cut"] and odds["inside"], (size, odds)
+    for when in ("after_card", "after_clear"):
+        lines = seen[when]["text"].splitlines()
+        assert lines[1:] == ["Superb Driving: this corner at any speed", "no penalty: 36/36 (100%)"], (when, lines)
+        assert not seen[when]["cut"]

@@ -486,10 +486,17 @@ class CompanionApp(App):
         self._game().begin()
 
     def press(self, dev, button):
-        """A tap on a virtual dashboard's button drawn on this tablet (either game's)."""
+        """A tap on a virtual dashboard's button drawn on this tablet (either game's). OK on a covered hand that
+        its player has not looked at asks first: it would play a card nobody saw chosen."""
         d = self.ports.virtual.get(dev) if self.ports is not None and dev else None
-        if d is not None:
-            d.tap(button)
+        if d is None:
+            return
+        oled = getattr(self._game(), "oleds", {}).get(dev)
+        if button == "OK" and oled is not None and oled.unseen():
+            self.confirm("Play the card chosen on this covered dashboard without looking? Hold a finger on its "
+                         "screen to see it first.", lambda: d.tap(button), yes="Play it", no="Look first")
+            return
+        d.tap(button)
 
     # ---- results, history, saved games -------------------------------------------------------------------
     def _fill_saved(self):

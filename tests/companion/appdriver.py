@@ -775,6 +775,41 @@ def odds_spin(d):
     d.note("after_clear", odds_seen(app))
 
 
+def covered_hand(d):
+    """Issue 25 defect 7: CARD on the tablet's dashboard shows the hand covered; OK without holding the cover
+    played the card unseen. Now it asks; after a look (a finger held on it), OK plays without a question."""
+    from kivy.tests.common import UnitTestTouch
+
+    app = d.app
+    yield from setup_and_pair(d, players=2)
+    ref = app.f1.ref
+    yield app.f1.ready
+    dev = ref.pairs[ref.race.seat]
+    dash = app.ports.virtual[dev]
+    oled = race_ids(app).dash.oled
+    sent = []
+    real_tap = dash.tap
+    dash.tap = lambda name: sent.append(name) or real_tap(name)  # what reaches the firmware, as it is sent
+    yield from press_virtual(app, dev, "CARD")
+    yield lambda: dash.state is not None and dash.state.get("mode") == 2 and oled.hidden
+    yield 0.2
+    del sent[:]
+    yield from press_virtual(app, dev, "OK")
+    d.note("blind_ok", {"asked": app.popup.question if app.popup else None, "sent": list(sent)})
+    d.shot("covered-hand-asks")
+    app.back()  # Back on the question: no
+    yield 0.2
+    d.note("after_no", {"sent": list(sent), "mode": dash.state.get("mode"), "popup": app.popup is not None})
+    x, y = oled.to_window(*oled.center)
+    finger = UnitTestTouch(x, y)
+    finger.touch_down()  # its player looks ...
+    yield 0.2
+    finger.touch_up()  # ... and lets go
+    yield 0.1
+    yield from press_virtual(app, dev, "OK")
+    d.note("seen_ok", {"asked": app.popup.question if app.popup else None, "sent": list(sent)})
+
+
 SIZES = ((1280, 800), (1920, 1200), (800, 480))
 
 
@@ -1010,7 +1045,7 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
-SCENARIOS = {"continue_after_pairing": continue_after_pairing, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+SCENARIOS = {"continue_after_pairing": continue_after_pairing, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes}
 
 

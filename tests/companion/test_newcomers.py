@@ -32,3 +32,11 @@ def test_the_odds_show_every_outcome_spin_first_and_the_truth_after_a_card(tmp_p
         lines = seen[when]["text"].splitlines()
         assert lines[1:] == ["Superb Driving: this corner at any speed", "no penalty: 36/36 (100%)"], (when, lines)
         assert not seen[when]["cut"]
+
+
+def test_a_covered_hand_asks_before_it_plays(tmp_path):
+    """Defect 7: CARD, then OK without holding the cover, played the card nobody had seen."""
+    seen = run("covered_hand", tmp_path, tmp_path / "data", seed=7, timeout=120)
+    assert seen["blind_ok"]["asked"].startswith("Play the card chosen on this covered dashboard without looking?")
+    assert seen["blind_ok"]["sent"] == [] and seen["after_no"] == {"sent": [], "mode": 2, "popup": False}
+    assert seen["seen_ok"] == {"asked": None, "sent": ["OK"]}  # looked at: OK plays at once

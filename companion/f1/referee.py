@@ -181,15 +181,21 @@ class Referee:
         return out
 
     def series(self):
-        """For the result charts: per seat, a (round, speed, tyre, brake) point at the end of each turn."""
+        """For the result charts: per seat, a (round, speed, tyre, brake) point for each turn it played: the
+        round the turn was played in (the last car's End turn starts the next round: read before it), the speed
+        it moved at (a spin or the pit drops the speedometer to 0 after), the gauges at its end."""
         race = Race.from_events([self.setup])
         points = [[] for _ in race.cars]
+        moved_at = {}
         for ev in self.stack:
             seat = ev.get("seat")
+            played_in = race.round
             replay_one(race, ev)
+            if ev.get("t") in ("speed", "hold", "block") and isinstance(ev.get("v"), int):
+                moved_at[seat] = ev["v"]
             if ev.get("t") == "end" and isinstance(seat, int):
                 c = race.cars[seat]
-                points[seat].append((race.round, c.speed, c.tyre, c.brake))
+                points[seat].append((played_in, moved_at.pop(seat, c.speed), c.tyre, c.brake))
         return points
 
     # ---- decisions ----------------------------------------------------------------------------------

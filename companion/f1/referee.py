@@ -263,12 +263,28 @@ class Referee:
             if (where[0], where[1]) in turn.bands_taken(self):
                 raise RuleError("corner", turn.band_taken_reason(self.track, where[0], where[1]))
             ev["where"] = where  # kept in the log beside the decision; the rules do not read it
+        same = self._keep_speed()
         ev["mph"] = self.race.cars[self.race.seat].speed  # the speed the band was taken at (for the words)
-        return self._act(ev)
+        return self._said_same(self._act(ev), same)
 
     def block(self, v, token=None):
         self._check("block", token)
-        return self._act({"t": "block", "seat": self.race.seat, "v": v})
+        same = self._keep_speed()
+        return self._said_same(self._act({"t": "block", "seat": self.race.seat, "v": v}), same)
+
+    def _keep_speed(self):
+        """A move action (a band, a block, the pit, the line) with no speed set this turn: the car keeps its
+        speed, logged as its speed decision first, as End turn does. Returns the speed kept, or None. (The
+        action was checked on the race with that decision made: turn.actions.)"""
+        keep = turn.same_speed(self.race)
+        if keep is None:
+            return None
+        self._act(dict(keep))
+        return keep["v"]
+
+    @staticmethod
+    def _said_same(ev, same):
+        return ev if same is None else dict(ev, same=same)
 
     def play_card(self, code, clear=1, token=None):
         self._check("card", token)
@@ -277,16 +293,19 @@ class Referee:
     def lap(self, over=0, token=None):
         """The car crossed the line, not on its last lap (that is finish()); spaces past the line count only there."""
         self._check("lap", token)
-        return self._act({"t": "lap", "seat": self.race.seat, "over": over})
+        same = self._keep_speed()
+        return self._said_same(self._act({"t": "lap", "seat": self.race.seat, "over": over}), same)
 
     def finish(self, over=0, token=None):
         """The car crossed the line on its last lap, `over` spaces past it."""
         self._check("finish", token)
-        return self._act({"t": "lap", "seat": self.race.seat, "over": over})
+        same = self._keep_speed()
+        return self._said_same(self._act({"t": "lap", "seat": self.race.seat, "over": over}), same)
 
     def pit(self, token=None):
         self._check("pit", token)
-        return self._act({"t": "pit", "seat": self.race.seat})
+        same = self._keep_speed()
+        return self._said_same(self._act({"t": "pit", "seat": self.race.seat}), same)
 
     def end_turn(self, token=None):
         """End the turn. With no speed set, the car keeps its speed: that is logged as a speed decision of its own

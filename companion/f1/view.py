@@ -281,7 +281,10 @@ class RaceView:
         car = self.active_car()
         if car is None:
             return turn.block_options(None, over=True)
-        return self._memo("block", lambda: turn.block_options(car, still=car.speed_set and not turn.moves_on(self.ref)))
+        # With no speed set, a block keeps the speed the car has first (turn.same_speed): offered from there.
+        mover = turn.moving_race(self.race).cars[self.race.seat]
+        return self._memo("block", lambda: turn.block_options(
+            mover, still=mover.speed_set and not (mover.speed > 0 or turn.moves_on(self.ref))))
 
     def _memo(self, name, work):
         """The pickers are worked out once a step (the screen may ask every frame): a new decision, a new list."""
@@ -451,6 +454,8 @@ class RaceView:
                 limit = ": pit card, starting speed %d" % car.fixed
             elif car.cap:
                 limit = ": after the spin, up to %d" % car.cap
+            if car.speed and not limit and turn.same_speed(race) is not None:  # a move keeps it (see turn.actions)
+                return head + "%s to play: a new speed, or move on at %d." % (who, car.speed)
             return head + "%s to play: set the speed (%d now%s)." % (who, car.speed, limit)
         if ph == "move":
             return head + "%s at %d mph: move the car." % (who, car.speed)
@@ -593,13 +598,13 @@ class RaceView:
         title = "%d + %d" % tuple(dice) if dice else "no throw"
         self.last_roll = {"dice": dice, "pen": pen, "title": title, "row": row, "seat": seat,
                           "outcome": outcome_text(pen), "words": self.last_roll_text()}
-        self.message = "%s, %s: %s" % (who, self.corner_names()[self.corner], outcome_text(pen))
+        self.message = _kept(ev, who) + "%s, %s: %s" % (who, self.corner_names()[self.corner], outcome_text(pen))
         self.special = 0
         return ev
 
     def block(self, v, token=None):
-        return self._do(lambda: self.ref.block(v, token=token), lambda ev: "%s blocked: speed %d%s" % (
-            self._who(), v, ", spun" if ev["pen"][0] else ""))
+        return self._do(lambda: self.ref.block(v, token=token), lambda ev: "%s%s blocked: speed %d%s" % (
+            _kept(ev, self._who()), self._who(), v, ", spun" if ev["pen"][0] else ""))
 
     def play_card(self, code, clear=1, token=None):
         """A tactic card played from the table (Superb Driving with `clear` already answered)."""
@@ -615,7 +620,7 @@ class RaceView:
         if ev is not None:
             text = card_text(ev["pit"])
             self.last_pit = (who, text)
-            self.message = "%s in the pit: %s" % (who, text)
+            self.message = _kept(ev, who) + "%s in the pit: %s" % (who, text)
         return ev
 
     def lap(self, over=0, token=None):
@@ -635,8 +640,8 @@ class RaceView:
         who = self._who()
         ev = self._do(lambda: fn(over, token=token), "")
         if ev is not None:
-            self.message = ("%s FINISHED, %d spaces over the line" % (who, over)) if final else (
-                "%s: lap, %d to go" % (who, self.race.cars[ev["seat"]].laps_left))
+            self.message = _kept(ev, who) + (("%s FINISHED, %d spaces over the line" % (who, over)) if final else (
+                "%s: lap, %d to go" % (who, self.race.cars[ev["seat"]].laps_left)))
         return ev
 
     def end_turn(self, token=None):
@@ -649,9 +654,8 @@ class RaceView:
         ev = self._do(lambda: self.ref.end_turn(token=token), "")
         if ev is not None:
             nxt = self.active()
-            same = ("%s keeps the same speed, %d. " % (who, ev["same"])) if "same" in ev else ""
             self.message = "%s%s's turn ended. %s" % (
-                same, who, ("Next: %s" % self.race.names[nxt]) if nxt is not None else self._over_text())
+                _kept(ev, who), who, ("Next: %s" % self.race.names[nxt]) if nxt is not None else self._over_text())
             self.last_roll = None
             self.last_pit = None
         return ev
@@ -662,6 +666,11 @@ class RaceView:
         if ev is not None:
             self.last_roll = None
         return ev
+
+
+def _kept(ev, who):
+    """The words for a move action that kept the car's speed (none was set this turn): said once, first."""
+    return ("%s keeps the same speed, %d. " % (who, ev["same"])) if ev.get("same") is not None else ""
 
 
 def history_text(names, e):

@@ -810,6 +810,42 @@ def covered_hand(d):
     d.note("seen_ok", {"asked": app.popup.question if app.popup else None, "sent": list(sent)})
 
 
+def quick_race(d, players=2):
+    """A race started straight from the setup form, without pairing or dashboards (a short test)."""
+    app = d.app
+    yield lambda: app.bridge is not None
+    app.f1.form.set_count(players)
+    app.f1.start()
+    assert app.f1.view is not None, app.screen("setup").ids.setup_message.text
+    app.show("race")
+    yield app.f1.ready
+
+
+def same_speed(d):
+    """Issue 25 defect 9: a player keeping last turn's speed taps Lap, a corner's roll, Block or Pit: it means
+    the same speed, said once on the screen, as End turn does; before, each said "set the speed first"."""
+    app = d.app
+    yield from quick_race(d)
+    ids = race_ids(app)
+    ref = app.f1.ref
+    for _seat in range(2):  # both at 60 in the first round
+        yield tap(speed_key(app, 60))
+        yield tap(ids.end)
+        yield app.f1.ready
+    seen = {"live": {n: getattr(ids, n).live for n in ("corner", "block", "pit", "lap")}}
+    yield tap(ids.lap)
+    seen["lap"] = [ids.message.text, ref.race.cars[ref.race.seat].speed, ref.race.cars[ref.race.seat].speed_set]
+    yield tap(ids.corner)
+    yield lambda: not app.f1.rolling
+    seen["corner"] = ids.message.text
+    yield tap(ids.end)
+    yield app.f1.ready
+    yield tap(ids.block)  # the next player, at 60 too: Block opens its picker from the speed kept
+    seen["block"] = [ids.picker_title.text, app.f1.picker, ids.message.text]
+    d.note("same", seen)
+    d.shot("same-speed")
+
+
 SIZES = ((1280, 800), (1920, 1200), (800, 480))
 
 
@@ -1045,7 +1081,7 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
-SCENARIOS = {"continue_after_pairing": continue_after_pairing, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+SCENARIOS = {"continue_after_pairing": continue_after_pairing, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes}
 
 

@@ -40,3 +40,16 @@ def test_a_covered_hand_asks_before_it_plays(tmp_path):
     assert seen["blind_ok"]["asked"].startswith("Play the card chosen on this covered dashboard without looking?")
     assert seen["blind_ok"]["sent"] == [] and seen["after_no"] == {"sent": [], "mode": 2, "popup": False}
     assert seen["seen_ok"] == {"asked": None, "sent": ["OK"]}  # looked at: OK plays at once
+
+
+def test_a_move_without_a_new_speed_keeps_the_speed_said_once(tmp_path):
+    """Defect 9: Lap or Corner with last turn's speed kept was refused ("set the speed first"), while End turn
+    kept the speed silently. Now every move action keeps it, and the screen says so once."""
+    seen = run("same_speed", tmp_path, tmp_path / "data", seed=7, timeout=120)["same"]
+    assert seen["live"] == {"corner": True, "block": True, "pit": True, "lap": True}
+    message, speed, speed_set = seen["lap"]
+    assert message.endswith("keeps the same speed, 60. %s: lap, 2 to go" % message.split(" keeps ")[0])
+    assert speed == 60 and speed_set
+    assert "keeps the same speed" not in seen["corner"]  # said once
+    title, picker, message = seen["block"]
+    assert picker == "block" and title.startswith("Blocked") and "set the speed first" not in message

@@ -528,8 +528,12 @@ class F1Controller:
         elif what == "superb":
             ev = v.answer_superb(arg)
         elif what == "corner":
+            bridge = self.app.bridge
+            bridge.hold_commands()  # the dashboards learn the throw when the table's dice have landed (_rolled)
             ev = v.roll_corner(token=token)
-            if ev is not None:
+            if ev is None:
+                bridge.release_commands()
+            else:
                 self.rolling = 1
                 ids.chart_row.text = ""
                 ids.dice.roll(ev["dice"], self._rolled)  # the dice tumble; the taps wait for them
@@ -618,6 +622,8 @@ class F1Controller:
     def _rolled(self):
         ids = self.app.screen("race").ids
         self.rolling = 0
+        if self.app.bridge is not None:
+            self.app.bridge.release_commands()
         self._fill_table()
         ids.message.text = self._said(self.view) if self.view is not None else ""
 

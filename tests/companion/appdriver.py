@@ -846,6 +846,42 @@ def same_speed(d):
     d.shot("same-speed")
 
 
+def dice_land_first(d):
+    """Issue 25 defect 12: the dashboards showed "DICE 5+4 No penalty" while the tablet's dice still rolled.
+    Every frame of the car's dashboard is read while the table's dice tumble, then after they land."""
+    from tests.firmware.dash import text_rows
+
+    app = d.app
+    yield from setup_and_pair(d, players=2)
+    ref = app.f1.ref
+    ids = race_ids(app)
+    yield app.f1.ready
+    dash = app.ports.virtual[ref.pairs[ref.race.seat]]
+    yield tap(speed_key(app, 60))
+    yield tap(corner_button(app, 0))
+    yield lambda: dashboards_agree(app)
+    before = dict(dash.state["car"])
+    spoiled = []
+    frames = {"n": 0}
+
+    def watch():
+        if app.f1.rolling:
+            frames["n"] += 1
+            rows = " ".join(text_rows(bytes(dash.image)))
+            car = dash.state["car"] if dash.state else {}
+            if "DICE" in rows or car != before:
+                spoiled.append(rows)
+            return False
+        return True
+
+    yield tap(ids.corner)
+    yield watch  # every tick of the roll looked at, until the dice land
+    d.note("during", {"frames": frames["n"], "spoiled": spoiled[:3]})
+    yield lambda: "DICE" in " ".join(text_rows(bytes(dash.image)))
+    yield lambda: dashboards_agree(app)
+    d.note("after", {"table": list(ids.dice.faces), "dashboard": " ".join(text_rows(bytes(dash.image)))})
+
+
 SIZES = ((1280, 800), (1920, 1200), (800, 480))
 
 
@@ -1081,7 +1117,7 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
-SCENARIOS = {"continue_after_pairing": continue_after_pairing, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+SCENARIOS = {"continue_after_pairing": continue_after_pairing, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes}
 
 

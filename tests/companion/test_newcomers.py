@@ -53,3 +53,11 @@ def test_a_move_without_a_new_speed_keeps_the_speed_said_once(tmp_path):
     assert "keeps the same speed" not in seen["corner"]  # said once
     title, picker, message = seen["block"]
     assert picker == "block" and title.startswith("Blocked") and "set the speed first" not in message
+
+
+def test_the_dashboards_learn_the_throw_when_the_tablets_dice_land(tmp_path):
+    """Defect 12: the dashboards showed the throw and moved their gauges while the table's dice still rolled."""
+    seen = run("dice_land_first", tmp_path, tmp_path / "data", seed=7, timeout=120)
+    assert seen["during"]["frames"] > 5 and seen["during"]["spoiled"] == []
+    d1, d2 = seen["after"]["table"]
+    assert "DICE %d+%d" % (d1, d2) in seen["after"]["dashboard"]

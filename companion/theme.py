@@ -55,6 +55,7 @@ TITLE = 30  # screen titles
 LARGE = 24  # names, big buttons
 BODY = 20  # ordinary text
 SMALL = 16  # captions, costs under a speed
+MIN_TEXT_PX = 16  # no text smaller on screen, whatever the scale (the 7-inch display read at arm's length)
 
 # ---- spacing and touch targets (dp, at scale 1) -----------------------------------------------------
 GAP = 8
@@ -75,10 +76,10 @@ def scale_for(width, height):
 
 
 def font(size, scale):
-    """A type-scale size (sp at scale 1) in pixels for this window."""
+    """A type-scale size (sp at scale 1) in pixels for this window, never under MIN_TEXT_PX."""
     from kivy.metrics import sp
 
-    return sp(size) * scale
+    return max(MIN_TEXT_PX, sp(size) * scale)
 
 
 def space(size, scale):

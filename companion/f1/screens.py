@@ -423,8 +423,12 @@ class F1Controller:
         if sig != self.choices_sig:
             if self.choices_sig is None or self.choices_sig[0] != names:
                 ids.corners.clear_widgets()
-                ids.corners.add_widget(Label(text="CORNER", size_hint_x=None, width=theme.space(84, self.app.scale),
-                                             font_size=theme.font(theme.SMALL, self.app.scale), color=theme.MUTED))
+                caption = Label(text="CORNER", size_hint_x=None, font_size=theme.font(theme.SMALL, self.app.scale),
+                                color=theme.MUTED)
+                caption.texture_update()
+                room = caption.texture_size[0] + theme.space(8, self.app.scale)
+                caption.width = max(theme.space(84, self.app.scale), room)
+                ids.corners.add_widget(caption)
                 for i, name in enumerate(names):
                     b = ToggleRaceButton(text=name.replace("Corner ", ""), group="corner", allow_no_selection=False)
                     b.corner_name = name
@@ -486,6 +490,7 @@ class F1Controller:
                                    down_tone=r["rgba"], font_size=theme.font(theme.SMALL, self.app.scale),
                                    state="down" if r["dev"] == self.dash_dev else "normal")
             tab.color = r["ink"] if tab.state == "down" else theme.INK
+            tab.shorten_from = "center"  # six tabs of shortened names still told apart
             tab.dev = r["dev"]
             tab.bind(on_release=lambda w: self.choose_dash(w.dev))
             ids.dash_tabs.add_widget(tab)

@@ -311,7 +311,8 @@ class TurnChart(BoxLayout):
             xlabel="turn", x_ticks_major=1, y_ticks_major=1, x_grid_label=True,
             y_grid_label=True, x_grid=False, y_grid=True, xmin=0, xmax=1, ymin=0, ymax=max(1, self.top_value),
             background_color=list(theme.CHART_BG), tick_color=list(theme.CHART_GRID), border_color=list(theme.LINE),
-            label_options={"color": list(theme.INK), "bold": True}, padding=dp(4), font_size=sp(theme.SMALL - 2),
+            label_options={"color": list(theme.INK), "bold": True}, padding=dp(4),
+            font_size=max(theme.MIN_TEXT_PX, sp(theme.SMALL - 2)),
             precision="%d")
         self.add_widget(self.graph)
         self.bind(series=self.redraw, top_value=self.redraw)

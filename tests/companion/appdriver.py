@@ -889,7 +889,8 @@ def sizes(d):
     from kivy.core.window import Window
 
     app = d.app
-    d.names = ["Ann", "Bob", "Cy", "Di", "Ed", "Maximiliana Montgomery-Smythe"]  # a name longer than its box
+    # Twelve letters (whole at 1280x800), two that differ only at the end, and one longer than any box.
+    d.names = ["Maximilianus", "Christine", "Christopher", "Player 4", "Player 5", "Maximiliana Montgomery-Smythe"]
     yield lambda: app.bridge is not None
     app.f1.form.set_count(6)
     app.f1.fill_setup()
@@ -921,6 +922,11 @@ def sizes(d):
             yield 0.4
             panels = app.f1.car_rows
             fits["%dx%d-%d" % (w, h, players)] = {
+                "faults": text_faults(app, "race", w, h),
+                "names": {where: [[label.text, shown_text(label)] for label in labels]
+                          for where, labels in (("cars", [p.ids.name for p in panels]),
+                                                ("tabs", list(reversed(ids.dash_tabs.children))),
+                                                ("turn", [ids.turn]))},
                 "cars": len(panels),
                 "in_view": all(p.y >= 0 and p.top <= h + 1 for p in panels),
                 "names_fit": all(p.ids.name.texture_size[0] <= p.ids.name.width + 1 for p in panels),
@@ -992,6 +998,41 @@ def layout_faults(app, screen, width, height):
 
     visit(app.popup if screen == "question" else app.screen(screen), view, False)
     return faults
+
+
+def text_faults(app, screen, width, height):
+    """layout_faults, and what a player at arm's length from a 7-inch screen could not read: a text under
+    theme.MIN_TEXT_PX, or lines a label's box drops without a word (its text_size fixed, no ellipsis)."""
+    from kivy.uix.label import Label
+
+    from companion import theme
+
+    faults = layout_faults(app, screen, width, height)
+    root = app.popup if screen == "question" else app.screen(screen)
+    for w in root.walk(restrict=True):
+        if not isinstance(w, Label) or not w.text.strip() or w.opacity == 0 or w.width < 1:
+            continue
+        if any(p.opacity == 0 for p in _parents(w)):
+            continue
+        name = "%s %r" % (type(w).__name__, w.text[:30])
+        if w.font_size < theme.MIN_TEXT_PX - 0.01:
+            faults.append("%s: %.1f px text" % (name, w.font_size))
+        if w.text_size[1] is not None and not w.shorten and text_cut(w):
+            faults.append("%s: lines cut by its box (%dx%d)" % (name, w.width, w.height))
+    return faults
+
+
+def shown_text(label):
+    """The text as the label draws it: shortened with an ellipsis where it does not fit its box."""
+    label.texture_update()
+    core = label._label
+    return core.shorten(label.text) if label.shorten and core.text_size[0] is not None else label.text
+
+
+def _parents(w):
+    while w.parent is not None and w.parent is not w:
+        w = w.parent
+        yield w
 
 
 def f5_table_facts(app):

@@ -195,6 +195,13 @@ def test_every_car_in_view_at_three_sizes(tmp_path):
         if fit["cars"] == 6:
             assert fit["long_name"] == [True]  # ellipsised inside its colour box, not overflowing
             assert fit["dashboards"] == 6  # every virtual dashboard reachable (the old screen showed two)
+            # Issue 25 defect 3: names cut to about 7 letters ("Maxim...", "Christ...", "Playe..."), the six
+            # tabs then alike. Whole up to 12 letters at 1280x800; shortened, still told apart everywhere.
+            for where, names in fit["names"].items():
+                shown = [s for _t, s in names]
+                assert len(set(shown)) == len(shown), (key, where, shown)
+                if key.startswith("1280x800") and where in ("cars", "tabs"):
+                    assert [s for t, s in names if len(t) <= 12] == [t for t, s in names if len(t) <= 12], (where, names)
 
 
 def test_a_wrong_last_finish_is_undone_from_the_results(tmp_path):

@@ -21,6 +21,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
+from kivy.metrics import dp
 from kivy.properties import NumericProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
@@ -368,7 +369,7 @@ class CompanionApp(App):
         if self.phones is not None and self.phones.problem:
             notes.append((self.phones.problem, theme.BAD))
         for text, colour in notes:
-            ids.found.add_widget(_wrapped(text, color=colour, size_hint_y=None, height=theme.touch(self.scale)))
+            ids.found.add_widget(_fitted(text, color=colour))
         ids.seats.clear_widgets()
         for (seat, name, colour, rgba, ink), online_now in zip(seats, online, strict=True):
             ids.seats.add_widget(self._seat_card(ref, seat, name, colour, rgba, ink, online_now))
@@ -380,8 +381,10 @@ class CompanionApp(App):
         def font(n):
             return theme.font(n, self.scale)
 
-        card = BoxLayout(orientation="vertical", size_hint_y=None, height=space(168) + 2 * theme.touch(self.scale),
-                         spacing=space(3), padding=space(4))  # its two buttons a touch target high
+        # As high as what it holds (every line of the address, both buttons), whatever the window's scale.
+        card = BoxLayout(orientation="vertical", size_hint_y=None, spacing=space(3), padding=space(4))
+        card.bind(minimum_height=card.setter("height"))
+        card.address = None
         paint(card, theme.PANEL)
         give = RaceButton(text="%s  %s" % (colour.upper(), name), tone=rgba, color=ink, size_hint_y=None,
                           height=theme.touch(self.scale))
@@ -390,30 +393,32 @@ class CompanionApp(App):
         dev = ref.pairs.get(seat)
         other = None
         if dev is not None and not virtual_mod.is_virtual(dev):
-            card.add_widget(_wrapped("Pico %s\n(%s)" % (dev, self.bridge.status.get(dev, "lost"))))
+            card.add_widget(_fitted("Pico %s\n(%s)" % (dev, self.bridge.status.get(dev, "lost"))))
         elif self._place(seat) == PHONE and self.phones is not None and self.phones.ready():
             from companion.phones.qr import qr_texture
 
             url = self.phones.address(seat)
             card.add_widget(Image(texture=qr_texture(url), size_hint_y=None, height=space(90), fit_mode="contain"))
-            card.add_widget(_wrapped(url, font_size=font(theme.SMALL - 1), size_hint_y=None, height=space(36)))
-            card.add_widget(_wrapped("phone connected" if online else "scan with the player's phone",
-                                     font_size=font(theme.SMALL), size_hint_y=None, height=space(22),
-                                     color=theme.GO if online else theme.MUTED))
+            address = _fitted(url, font_size=font(theme.SMALL - 1))
+            card.add_widget(address)
+            card.address = address
+            card.add_widget(_fitted("phone connected" if online else "scan with the player's phone",
+                                    font_size=font(theme.SMALL), color=theme.GO if online else theme.MUTED))
             other = RaceButton(text="Show it on this tablet instead", font_size=font(theme.SMALL + 1), bold=False,
                                size_hint_y=None, height=theme.touch(self.scale))
             other.bind(on_release=lambda w: self.give_virtual(seat))
         elif not virtual_mod.available():
-            card.add_widget(_wrapped("Needs a Pico: this tablet cannot run virtual dashboards (nor phones)",
-                                     color=theme.WARN))
+            card.add_widget(_fitted("Needs a Pico: this tablet cannot run virtual dashboards (nor phones)",
+                                    color=theme.WARN))
         else:
-            card.add_widget(_wrapped("On this tablet's screen: its cards covered, shown while a finger is held on them",
-                                     color=theme.WARN))
+            card.add_widget(_fitted("On this tablet's screen: its cards covered, shown while a finger is held on them",
+                                    color=theme.WARN))
             if self.phones is not None and self.phones.ready():
                 other = RaceButton(text="Use a phone", font_size=font(theme.SMALL + 1), bold=False,
                                    size_hint_y=None, height=theme.touch(self.scale))
                 other.bind(on_release=lambda w: self.give_phone(seat))
         if other is not None:
+            other.shorten, other.max_lines = False, 2  # its words whole, on two lines where the card is narrow
             card.add_widget(other)
         card.seat_button, card.virtual_button, card.seat = give, other, seat
         return card
@@ -570,10 +575,11 @@ class CompanionApp(App):
         return path
 
 
-def _wrapped(text, **kw):
-    """A centred label that wraps to its width (a seat card's or the Pico column's)."""
-    label = Label(text=text, halign="center", valign="middle", **kw)
-    label.bind(size=lambda w, v: setattr(w, "text_size", v))
+def _fitted(text, **kw):
+    """A centred label that wraps to its card's width and is as high as its lines (none lost, descenders kept)."""
+    label = Label(text=text, halign="center", valign="middle", size_hint_y=None, **kw)
+    label.bind(width=lambda w, v: setattr(w, "text_size", (v, None)))
+    label.bind(texture_size=lambda w, v: setattr(w, "height", v[1] + dp(4)))
     return label
 
 

@@ -880,6 +880,34 @@ def dice_land_first(d):
     d.note("after", {"table": list(ids.dice.faces), "dashboard": " ".join(text_rows(bytes(dash.image)))})
 
 
+def pairing_sizes(d):
+    """Issue 25 defect 5: six players' cards on the pairing screen, each with its phone's QR code and address,
+    at the three sizes: the address whole (its second line kept its descenders: q read g, y read v), the
+    buttons' words whole, every card's buttons in reach (the bottom row was cut off)."""
+    from kivy.core.window import Window
+
+    app = d.app
+    ids = app.screen("setup").ids
+    yield lambda: app.bridge is not None
+    app.f1.form.set_count(6)
+    app.f1.fill_setup()
+    yield tap(ids.start)
+    yield lambda: app.sm.current == "pairing" and app.phones is not None and app.phones.ready()
+    fits = {}
+    for w, h in SIZES:
+        Window.size = (w, h)
+        app.refresh_pairing(force=True)
+        yield 0.5
+        cards = list(reversed(app.screen("pairing").ids.seats.children))
+        fits["%dx%d" % (w, h)] = {
+            "faults": text_faults(app, "pairing", w, h),
+            "addresses": [[c.address.text, c.address.texture_size[1] <= c.address.height + 1] for c in cards],
+            "buttons": [[b.text, shown_text(b)] for c in cards for b in (c.seat_button, c.virtual_button) if b],
+            "cards_whole": all(c.minimum_height <= c.height + 1 for c in cards)}
+        d.shot("pairing-6p-%dx%d" % (w, h))
+    d.note("fits", fits)
+
+
 SIZES = ((1280, 800), (1920, 1200), (800, 480))
 
 
@@ -1156,7 +1184,7 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
-SCENARIOS = {"continue_after_pairing": continue_after_pairing, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+SCENARIOS = {"continue_after_pairing": continue_after_pairing, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes}
 
 

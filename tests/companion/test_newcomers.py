@@ -61,3 +61,16 @@ def test_the_dashboards_learn_the_throw_when_the_tablets_dice_land(tmp_path):
     assert seen["during"]["frames"] > 5 and seen["during"]["spoiled"] == []
     d1, d2 = seen["after"]["table"]
     assert "DICE %d+%d" % (d1, d2) in seen["after"]["dashboard"]
+
+
+def test_the_pairing_cards_show_the_whole_address_and_their_buttons_words(tmp_path, monkeypatch):
+    """Defect 5: the address's second line lost its descenders, "Show it on this tablet inst..." was cut on
+    every card, and with six players the bottom row of buttons was cut off."""
+    for k, v in PHONES.items():
+        monkeypatch.setenv(k, v)
+    seen = run("pairing_sizes", tmp_path, tmp_path / "data", seed=7, timeout=150)
+    for size, fit in seen["fits"].items():
+        assert fit["faults"] == [], (size, fit["faults"][:3])
+        assert len(fit["addresses"]) == 6 and all(whole for _a, whole in fit["addresses"]), (size, fit)
+        assert all(text == shown for text, shown in fit["buttons"]), (size, fit["buttons"])
+        assert fit["cards_whole"], size

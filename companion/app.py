@@ -200,8 +200,12 @@ class CompanionApp(App):
         """The window's close button (or the system) asks to quit: ask the table first."""
         if getattr(self, "quitting", False):
             return False
-        self.confirm("Quit the Formula 1 companion? Every race stays saved.", self._quit, yes="Quit")
+        self.confirm(self._quit_question(), self._quit, yes="Quit")
         return True
+
+    def _quit_question(self):
+        game = "Formula 5 game" if self.f5 is not None else "race"
+        return "Quit the companion? Every %s stays saved." % game
 
     def _quit(self):
         self.quitting = True
@@ -232,7 +236,7 @@ class CompanionApp(App):
         if current == "race":
             self.confirm("Leave the race? It stays saved: continue it from Saved games.", self.new_game, yes="Leave")
         elif current == "setup":
-            self.confirm("Quit the Formula 1 companion? Every race stays saved.", self._quit, yes="Quit")
+            self.confirm(self._quit_question(), self._quit, yes="Quit")
         elif current == "pairing" and self.f5 is not None:
             self.f5.close()  # back to Formula 5's setup; the game stays saved (its Resume offers it)
             self.f5.open_setup()
@@ -299,7 +303,11 @@ class CompanionApp(App):
         self.show(then)
 
     def close_dashboards(self):
-        """The open game's virtual dashboards stop and its phones are told; their state stays with it."""
+        """The open game's virtual dashboards stop and its phones are told; their state stays with it. What the
+        pairing screen said of that game goes with it (a new game's has other players)."""
+        if getattr(self, "sm", None) is not None:
+            self.screen("pairing").ids.pair_message.text = ""
+        self.chosen_dev = None
         if self.ports is not None and hasattr(self.ports, "virtual"):
             self.ports.stop()
         if self.phones is not None:
@@ -466,8 +474,8 @@ class CompanionApp(App):
         self.bridge.push()
         if (place or TABLET) == TABLET:
             names = {s: n for s, n, *_ in seats}
-            msg.text = ("%s's dashboard is on this tablet: its cards are covered; %s holds a finger on them to look, "
-                        "so the table may see them too." % (names[seat], names[seat]))
+            msg.text = ("%s's dashboard is on this tablet, its cards covered: %s holds a finger on them to look "
+                        "(the table may see them too)." % (names[seat], names[seat]))
         self.sync_phones()
         self.refresh_pairing(force=True)
 

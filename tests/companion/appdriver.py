@@ -901,11 +901,42 @@ def pairing_sizes(d):
         cards = list(reversed(app.screen("pairing").ids.seats.children))
         fits["%dx%d" % (w, h)] = {
             "faults": text_faults(app, "pairing", w, h),
-            "addresses": [[c.address.text, c.address.texture_size[1] <= c.address.height + 1] for c in cards],
+            "addresses": [[a.text, not text_cut(a)] for a in (find(c, lambda w: str(getattr(w, "text", "")).startswith(
+                "http://")) for c in cards)],
             "buttons": [[b.text, shown_text(b)] for c in cards for b in (c.seat_button, c.virtual_button) if b],
             "cards_whole": all(c.minimum_height <= c.height + 1 for c in cards)}
         d.shot("pairing-6p-%dx%d" % (w, h))
     d.note("fits", fits)
+
+
+def stale_words(d):
+    """Issue 25 defect 13: words of another game. A new Formula 5 game with no Green player said "Green's
+    dashboard is on this tablet..."; the quit question during Formula 5 named Formula 1."""
+    app = d.app
+    yield lambda: app.bridge is not None
+    yield tap(app.screen("setup").ids.choose_f5)
+    yield lambda: app.sm.current == "f5setup"
+    app.f5.form.roles = ["dashboard", "bot", "dashboard", "bot", "bot"]  # red, yellow, green, blue, white
+    app.f5._fill_roles()
+    yield tap(app.screen("f5setup").ids.start)
+    yield lambda: app.sm.current == "pairing"
+    cards = list(reversed(app.screen("pairing").ids.seats.children))
+    green = next(c for c in cards if c.seat_button.text.startswith("GREEN"))
+    yield tap(green.virtual_button)
+    yield lambda: app.screen("pairing").ids.pair_message.text != ""
+    first = app.screen("pairing").ids.pair_message.text
+    app.back()  # back to Formula 5's setup: that game stays saved
+    yield lambda: app.sm.current == "f5setup"
+    app.f5.form.roles = ["dashboard", "bot", "none", "bot", "bot"]  # a new game: nobody drives green
+    app.f5._fill_roles()
+    yield tap(app.screen("f5setup").ids.start)
+    yield lambda: app.sm.current == "pairing"
+    yield 0.2
+    d.note("pairing", [first, app.screen("pairing").ids.pair_message.text])
+    app._close_asked()  # the window's close button
+    yield 0.1
+    d.note("quit", app.popup.question if app.popup else None)
+    app.back()
 
 
 SIZES = ((1280, 800), (1920, 1200), (800, 480))
@@ -1043,7 +1074,7 @@ def text_faults(app, screen, width, height):
         if any(p.opacity == 0 for p in _parents(w)):
             continue
         name = "%s %r" % (type(w).__name__, w.text[:30])
-        if w.font_size < theme.MIN_TEXT_PX - 0.01:
+        if w.font_size < getattr(theme, "MIN_TEXT_PX", 16) - 0.01:  # (16: the old main had no floor)
             faults.append("%s: %.1f px text" % (name, w.font_size))
         if w.text_size[1] is not None and not w.shorten and text_cut(w):
             faults.append("%s: lines cut by its box (%dx%d)" % (name, w.width, w.height))
@@ -1184,7 +1215,7 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
-SCENARIOS = {"continue_after_pairing": continue_after_pairing, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+SCENARIOS = {"continue_after_pairing": continue_after_pairing, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes}
 
 

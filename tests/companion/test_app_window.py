@@ -145,7 +145,7 @@ def test_people_tap_twice_tap_late_press_back_and_peek(tmp_path):
     """Fails on the old main: a double tap ended Bob's turn too, a stale tap played the next turn, Escape
     quit, there was no Saved games screen, the OLED was drawn at 1.56x and the hand shown to all."""
     seen = run("people", tmp_path, tmp_path / "data", seed=7)
-    assert seen["setup_back_asks"].startswith("Quit the Formula 1 companion?")
+    assert seen["setup_back_asks"].startswith("Quit the companion? Every race stays saved.")
     assert seen["setup_back_twice"] == ["setup", True]  # Back on the question answers no: nothing quits
     assert len(seen["variants"]) == 4 and not any("_" in t for t in seen["variants"])  # words, not FREE_40
     assert seen["new_turn_table"] == {"dice": [0, 0], "chart_row": ""}  # Ann's dice went with her turn

@@ -74,3 +74,12 @@ def test_the_pairing_cards_show_the_whole_address_and_their_buttons_words(tmp_pa
         assert len(fit["addresses"]) == 6 and all(whole for _a, whole in fit["addresses"]), (size, fit)
         assert all(text == shown for text, shown in fit["buttons"]), (size, fit["buttons"])
         assert fit["cards_whole"], size
+
+
+def test_no_words_left_from_another_game(tmp_path):
+    """Defect 13: a new Formula 5 game without a Green player still said "Green's dashboard is on this
+    tablet..."; "Quit the Formula 1 companion?" during Formula 5."""
+    seen = run("stale_words", tmp_path, tmp_path / "data", seed=5, timeout=120)
+    first, second = seen["pairing"]
+    assert "dashboard is on this tablet" in first and second == ""
+    assert seen["quit"] == "Quit the companion? Every Formula 5 game stays saved."

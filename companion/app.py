@@ -259,7 +259,7 @@ class CompanionApp(App):
     # ---- setup -----------------------------------------------------------------------------------------
     def _look_for_saved_games(self):
         def look():
-            found = [g for g in storage.saved_games() if g.game == "F1"]  # SQLite reads: off the UI thread
+            found = storage.saved_games()  # both games' (SQLite reads: off the UI thread)
             Clock.schedule_once(lambda _dt: self._saved_games(found), 0)
 
         threading.Thread(target=look, daemon=True).start()
@@ -274,17 +274,20 @@ class CompanionApp(App):
         ids.resume_note.text = ""
         if not found:
             return
-        newest = found[0]
+        newest = found[0]  # of either game: after a kill, the game played last is the one to continue
+        f5 = newest.game == "F5"
+        ids.resume.text = "Continue the Formula 5 game" if f5 else "Continue the last race"
         if newest.error:
             ids.resume_note.text = "The last game cannot be resumed: %s" % newest.error
             return
         if newest.finished:
-            ids.resume_note.text = "The last race is over: its results are in Saved games"
+            ids.resume_note.text = "The last %s is over: its results are in Saved games" % (
+                "Formula 5 game" if f5 else "race")
             return
         self.saved_path = newest.path
         ids.resume.disabled = False
-        ids.resume_note.text = "%s  ·  round %d  ·  %s" % (
-            ", ".join(newest.players), newest.round, when_text(newest.last_played))
+        ids.resume_note.text = "%s%s  ·  round %d  ·  %s" % (
+            "Formula 5: " if f5 else "", ", ".join(newest.players), newest.round, when_text(newest.last_played))
 
     def f5_open(self):
         """The game choice: Formula 5 has screens of its own (companion/f5/screens.py)."""

@@ -939,6 +939,37 @@ def stale_words(d):
     app.back()
 
 
+def f5_played(d):
+    """A Formula 5 game of bots played a little, then the app ends (as a kill would, mid-game)."""
+    app = d.app
+    yield lambda: app.bridge is not None
+    yield tap(app.screen("setup").ids.choose_f5)
+    yield lambda: app.sm.current == "f5setup"
+    app.f5.form.roles = ["bot", "bot", "bot", "bot", "none"]
+    app.f5._fill_roles()
+    yield tap(app.screen("f5setup").ids.start)
+    yield lambda: app.sm.current == "f5table"
+    app.f5.auto_s = 0.03
+    yield lambda: len(app.f5.ref.game.events) > 6
+    app.f5.auto_s = 3600.0
+    d.note("events", len(app.f5.ref.game.events))
+
+
+def f5_continued(d):
+    """Issue 25 defect 10: the app opened again after a Formula 5 game: its setup's Continue offers that game
+    (it offered only Formula 1's, "The last race is over", Continue dimmed), and Saved games counts both."""
+    app = d.app
+    ids = app.screen("setup").ids
+    yield lambda: ids.saved.text.startswith("Saved games (")
+    yield 0.2
+    d.note("setup", {"resume": [ids.resume.text, not ids.resume.disabled], "note": ids.resume_note.text,
+                     "saved": ids.saved.text})
+    yield tap(ids.resume)
+    yield lambda: app.sm.current == "f5table"
+    d.note("resumed", len(app.f5.ref.game.events))
+    app.f5.auto_s = 3600.0
+
+
 SIZES = ((1280, 800), (1920, 1200), (800, 480))
 
 
@@ -1215,7 +1246,7 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
-SCENARIOS = {"continue_after_pairing": continue_after_pairing, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+SCENARIOS = {"continue_after_pairing": continue_after_pairing, "f5_played": f5_played, "f5_continued": f5_continued, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes}
 
 

@@ -83,3 +83,23 @@ def test_no_words_left_from_another_game(tmp_path):
     first, second = seen["pairing"]
     assert "dashboard is on this tablet" in first and second == ""
     assert seen["quit"] == "Quit the companion? Every Formula 5 game stays saved."
+
+
+def test_the_setup_continues_a_formula_5_game(tmp_path, monkeypatch):
+    """Defect 10: after a Formula 5 game the app opened on "The last race is over", Continue dimmed; Formula 5
+    was under Play Formula 5 -> Resume, and "Saved games (2)" counted Formula 1's games only."""
+    from companion import storage
+    from companion.f1 import view as f1_view
+    from tests.companion.test_f1_view import race_to_the_finish
+
+    data = tmp_path / "data"
+    monkeypatch.setenv("F1_COMPANION_DATA", str(data))
+    form = f1_view.SetupForm()  # a finished race first, then the Formula 5 game
+    view = f1_view.RaceView(form.start(storage.new_game_path(), seed=3))
+    race_to_the_finish(view, 2)
+    view.ref.close()
+    played = run("f5_played", tmp_path, data, seed=5, timeout=120)
+    seen = run("f5_continued", tmp_path, data, timeout=120)
+    assert seen["setup"]["resume"] == ["Continue the Formula 5 game", True]
+    assert seen["setup"]["note"].startswith("Formula 5: ") and seen["setup"]["saved"] == "Saved games (2)"
+    assert seen["resumed"] >= played["events"]

@@ -486,10 +486,12 @@ class F1Controller:
         self.dash_sig = sig
         ids.dash_tabs.clear_widgets()
         for r in wanted:
+            # The chosen tab is lit, not painted in its car's colour: a block of yellow mid-screen on every turn
+            # competed with the one sign of whose turn it is (the header and the active car's panel).
             tab = ToggleRaceButton(text=r["name"], group="dashboard", allow_no_selection=False, tone=theme.PANEL,
-                                   down_tone=r["rgba"], font_size=theme.font(theme.SMALL, self.app.scale),
+                                   down_tone=theme.PANEL_HI, font_size=theme.font(theme.SMALL, self.app.scale),
                                    state="down" if r["dev"] == self.dash_dev else "normal")
-            tab.color = r["ink"] if tab.state == "down" else theme.INK
+            tab.color = theme.INK if tab.state == "down" else theme.MUTED
             tab.shorten_from = "center"  # six tabs of shortened names still told apart
             tab.dev = r["dev"]
             tab.bind(on_release=lambda w: self.choose_dash(w.dev))

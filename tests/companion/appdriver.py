@@ -970,6 +970,30 @@ def f5_continued(d):
     app.f5.auto_s = 3600.0
 
 
+def who_plays(d):
+    """Issue 25 defect 14: the one tablet dashboard's tab was a car-coloured bar mid-screen on every turn,
+    competing with the header's "Ann to play". What is painted in a car's colour, turn by turn."""
+    from companion import theme
+
+    app = d.app
+    yield from setup_and_pair(d, players=2)  # the first car's dashboard on the tablet, the second's on a phone
+    ids = race_ids(app)
+    ref = app.f1.ref
+    seen = []
+    for _turn in range(2):
+        yield app.f1.ready
+        seat = ref.race.seat
+        tabs = list(ids.dash_tabs.children)
+        cars = [list(c) for c in theme.CAR_RGBA.values()]
+        seen.append({"seat": seat, "tabs_in_car_colour": [t.text for t in tabs if list(t.background_color) in cars],
+                     "header": [ids.turn.text, list(ids.turn.rgba) == list(ref and theme.CAR_RGBA[ref.race.colours[seat]])],
+                     "active": [p.name for p in app.f1.car_rows if p.active]})
+        d.shot("who-plays-%d" % seat)
+        yield tap(speed_button(app))
+        yield tap(ids.end)
+    d.note("turns", seen)
+
+
 SIZES = ((1280, 800), (1920, 1200), (800, 480))
 
 
@@ -1246,7 +1270,7 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
-SCENARIOS = {"continue_after_pairing": continue_after_pairing, "f5_played": f5_played, "f5_continued": f5_continued, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+SCENARIOS = {"continue_after_pairing": continue_after_pairing, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes}
 
 

@@ -103,3 +103,11 @@ def test_the_setup_continues_a_formula_5_game(tmp_path, monkeypatch):
     assert seen["setup"]["resume"] == ["Continue the Formula 5 game", True]
     assert seen["setup"]["note"].startswith("Formula 5: ") and seen["setup"]["saved"] == "Saved games (2)"
     assert seen["resumed"] >= played["events"]
+
+
+def test_only_the_player_to_move_is_painted_in_a_cars_colour(tmp_path):
+    """Defect 14: the tablet dashboard's tab was a big bar of its car's colour on everyone's turn."""
+    seen = run("who_plays", tmp_path, tmp_path / "data", seed=7, timeout=120)
+    for turn in seen["turns"]:
+        assert turn["tabs_in_car_colour"] == [], turn
+        assert turn["header"][1] and turn["active"] == [turn["header"][0]], turn

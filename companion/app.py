@@ -122,7 +122,18 @@ class CompanionApp(App):
         self.bridge = LinkBridge(self.transport)
         Clock.schedule_interval(self.tick, POLL_S)
         Window.bind(on_flip=self._drawn)
+        self._quit_on_sigterm()
         self._look_for_saved_games()
+
+    def _quit_on_sigterm(self):
+        """SIGTERM (a shutdown, `kill`, a service manager) quits at once, every game saved as always; SDL's own
+        handler turned it into the window's close button, which asks the table a question nobody is there to
+        answer."""
+        import signal
+
+        if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM"):
+            return
+        signal.signal(signal.SIGTERM, lambda *_: Clock.schedule_once(lambda _dt: self._quit(), 0))
 
     def _drawn(self, *_):
         self.first_frame = time.monotonic()  # the first frame of the setup screen is on the screen

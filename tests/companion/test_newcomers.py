@@ -111,3 +111,27 @@ def test_only_the_player_to_move_is_painted_in_a_cars_colour(tmp_path):
     for turn in seen["turns"]:
         assert turn["tabs_in_car_colour"] == [], turn
         assert turn["header"][1] and turn["active"] == [turn["header"][0]], turn
+
+
+def test_sigterm_quits_without_a_question(tmp_path):
+    """Defect 15: SIGTERM opened "Quit?" on the screen instead of quitting (a shutdown then killed the app)."""
+    import json
+    import signal
+    import time
+
+    from tests.companion.test_app_window import start
+
+    out = tmp_path / "seen.json"
+    proc = start("race_then_wait", out, tmp_path / "data")
+    try:
+        end = time.monotonic() + 60
+        while not out.exists() and proc.poll() is None and time.monotonic() < end:
+            time.sleep(0.05)
+        assert out.exists(), proc.stderr.read().decode(errors="replace")[-2000:] if proc.poll() is not None else ""
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    seen = json.loads(out.read_text())
+    assert seen["ready"] == 1 and seen["error"] == "the app stopped early"  # run() returned: it quit, as asked

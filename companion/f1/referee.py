@@ -180,6 +180,17 @@ class Referee:
         out.reverse()
         return out
 
+    def history_rounds(self):
+        """history() with the round each entry was made in: [(entry, in force?, round)]. The decisions in force
+        are replayed from the setup to know it; an undone one was made in the round the race was in then."""
+        race = Race.from_events([self.setup])
+        out = []
+        for entry, live in self.history():
+            out.append((entry, live, race.round))
+            if live and entry.get("t") not in ("undo", "pair"):
+                replay_one(race, entry)
+        return out
+
     def series(self):
         """For the result charts: per seat, a (round, speed, tyre, brake) point for each turn it played: the
         round the turn was played in (the last car's End turn starts the next round: read before it), the speed

@@ -373,7 +373,14 @@ class RaceView:
         return [o.v for o in self.speed_options() if o.live]
 
     def history_lines(self):
-        return [history_text(self.race.names, e) + ("" if live else "   (undone)") for e, live in self.ref.history()]
+        """The log in words, oldest first, with "ROUND n" where each round starts (undone moves kept, marked)."""
+        lines, heading = [], None
+        for e, live, rnd in self.ref.history_rounds():
+            if e.get("t") != "pair" and rnd != heading:
+                lines.append("ROUND %d" % rnd)
+                heading = rnd
+            lines.append(history_text(self.race.names, e) + ("" if live else "   (undone)"))
+        return lines
 
     # ---- what just happened ------------------------------------------------------------------
     def _turn_events(self):

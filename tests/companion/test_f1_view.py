@@ -332,3 +332,14 @@ def test_the_speed_chart_has_one_point_a_turn_in_its_round_at_the_speed_moved(tm
         assert [p[0] for p in pts] == sorted(set(p[0] for p in pts)) and pts[0][0] == 1 and pts[-1][0] <= rounds
         speeds = [e["v"] for e in view.ref.stack if e.get("seat") == seat and e.get("t") in ("speed", "hold", "block")]
         assert all(p[1] in speeds for p in pts) and max(p[1] for p in pts) == max(speeds)
+
+
+def test_history_says_where_each_round_starts(tmp_path):
+    """Issue 25 defect 15: History had no round numbers. Fails on the old main."""
+    view = new_view(tmp_path, names=("Ann", "Bob"), seed=3)
+    race_to_the_finish(view, 1)
+    lines = view.history_lines()
+    headings = [line for line in lines if line.startswith("ROUND ")]
+    assert headings == ["ROUND %d" % n for n in range(1, view.rounds() + 1)]
+    first_two = lines.index("ROUND 2")
+    assert sum(1 for line in lines[:first_two] if "turn" in line.lower() and "end" in line.lower()) >= 1

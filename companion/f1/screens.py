@@ -72,7 +72,7 @@ class F1Controller:
         self.ref = None  # the open race's referee, its view (companion/f1/view.py) and its log's path
         self.view = None
         self.path = None
-        self.form = f1_view.SetupForm()  # the setup screen's fields
+        self.form = f1_view.SetupForm().recall()  # the setup screen's fields, as the last race was set up
         self.picker = "speed"
         self.rows_sig = None
         self.car_rows = []  # CarPanel widgets, in turn order
@@ -123,6 +123,7 @@ class F1Controller:
         except (RuleError, TrackError, LogError) as e:
             self.app.screen("setup").ids.setup_message.text = str(e)
             return
+        self.form.remember()  # the same table, the next time the app opens
         self._open(ref, path)
         self.app.screen("pairing").ids.roll.text = f1_view.seat_roll_text(ref.race)
         self.app.came_from["pairing"] = "setup"

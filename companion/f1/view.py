@@ -87,6 +87,44 @@ class SetupForm:
             raise TrackError(_track_words(e, self.track_path))
         return Referee.new(path, self.players(), self.laps, rules=self.rules, track=track, seed=seed)
 
+    # The table's names, count and laps, kept for the next time the app opens (the same friends play again).
+    REMEMBERED = "setup.json"
+
+    def remember(self, folder=None):
+        """Keep names, count and laps (atomically: a crash leaves the old file or the new one, never half)."""
+        import json
+        import os
+
+        from companion.storage import data_dir
+
+        path = os.path.join(folder or data_dir(), self.REMEMBERED)
+        tmp = path + ".tmp"
+        try:
+            with open(tmp, "w") as f:
+                json.dump({"names": self.names, "count": self.count, "laps": self.laps}, f)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # only a convenience: the game itself is saved elsewhere
+
+    def recall(self, folder=None):
+        """The names, count and laps kept by remember(), if any (a missing or unreadable file: the defaults)."""
+        import json
+        import os
+
+        from companion.storage import data_dir
+
+        try:
+            with open(os.path.join(folder or data_dir(), self.REMEMBERED)) as f:
+                kept = json.load(f)
+            names = [str(n) for n in kept["names"]][:MAX_PLAYERS]
+            count, laps = int(kept["count"]), int(kept["laps"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return self
+        self.names[: len(names)] = names
+        self.set_count(count)
+        self.set_laps(laps)
+        return self
+
 
 def _track_words(error, path):
     """A track file's error with the track named as the player named it, not as a file: "Club: 1 to 12 corners"."""

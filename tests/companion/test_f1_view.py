@@ -343,3 +343,19 @@ def test_history_says_where_each_round_starts(tmp_path):
     assert headings == ["ROUND %d" % n for n in range(1, view.rounds() + 1)]
     first_two = lines.index("ROUND 2")
     assert sum(1 for line in lines[:first_two] if "turn" in line.lower() and "end" in line.lower()) >= 1
+
+
+def test_the_setup_remembers_the_table_for_the_next_time(tmp_path, data):
+    """Issue 25 defect 15: names were forgotten after a restart. Kept when a race starts; a damaged file is
+    ignored (the defaults) and changes nothing. Fails on the old main."""
+    form = f1_view.SetupForm()
+    form.set_count(4)
+    form.set_laps(5)
+    form.names[:4] = ["Ann", "Bob", "Christine", "Di"]
+    form.start(str(tmp_path / "g.db"), seed=1).close()
+    form.remember()  # (the app does, once the race has started)
+    again = f1_view.SetupForm().recall()
+    assert again.players() == ["Ann", "Bob", "Christine", "Di"] and again.laps == 5
+    with open(os.path.join(str(data), "setup.json"), "w") as f:
+        f.write("{not json")
+    assert f1_view.SetupForm().recall().players() == ["Player 1", "Player 2", "Player 3"]

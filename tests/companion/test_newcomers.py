@@ -14,6 +14,8 @@ def test_continue_after_leaving_pairing_gives_the_phones_their_dashboards(tmp_pa
     seen = run("continue_after_pairing", tmp_path, tmp_path / "data", seed=7, timeout=120)
     assert seen["after"]["pairs"] == 3 and seen["after"]["served"] == [0, 1, 2]
     assert all(a.startswith("http://127.0.0.1:") for a in seen["addresses"])
+    # Defect 15: the names typed for that race are there when the app opens again (they were forgotten).
+    assert run("setup_names", tmp_path, tmp_path / "data")["names"] == ["Ann", "Bob", "Cy"]
 
 
 def test_the_odds_show_every_outcome_spin_first_and_the_truth_after_a_card(tmp_path):

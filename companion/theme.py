@@ -28,6 +28,7 @@ BUTTON_OFF = (0.11, 0.115, 0.13, 1)
 CHOSEN = (0.16, 0.40, 0.78, 1)  # a toggle that is chosen (corner, lane)
 OLED_ON = (0.55, 0.85, 1.0, 1)  # the SSD1306's lit pixels, as the real one glows
 OLED_OFF = (0.01, 0.02, 0.04, 1)
+OUTLINE = (0.55, 0.57, 0.62, 1)  # around a car's colour: the black car would vanish on the dark background
 CHART_BG = (0.10, 0.11, 0.13, 1)  # charts: dark, so that yellow and white lines read
 CHART_GRID = (0.28, 0.30, 0.34, 1)
 

@@ -1065,7 +1065,34 @@ def sizes(d):
                 "dashboards": len(ids.dash_tabs.children),
             }
             d.shot("race-%dp-%dx%d" % (players, w, h))
+            if players == 6 and (w, h) == SIZES[0]:
+                d.note("black_car", black_car_edge(app))
     d.note("fits", fits)
+
+
+def black_car_edge(app):
+    """The black car's colour box against the dark panel around it, as drawn: (the box's edge, just inside,
+    just outside), RGB 0..255 (issue 25 defect 15: the black car vanished on the dark theme)."""
+    panel = next(p for p in app.f1.car_rows if tuple(p.car_rgba[:3]) == tuple(app_theme().CAR_RGBA["black"][:3]))
+    box = panel.ids.name.parent
+    image = app.root.export_as_image()
+    tex = image.texture
+    pixels = tex.pixels
+    width = tex.width
+
+    def rgb(x, y):
+        x, y = int(x), int(y)
+        i = ((tex.height - 1 - y) * width + x) * 4  # export_as_image's texture: its first row is the top
+        return list(pixels[i:i + 3])
+
+    x, y = box.to_window(box.x, box.center_y)
+    return {"edge": rgb(x, y), "inside": rgb(x + 6, y), "outside": rgb(x - 3, y)}
+
+
+def app_theme():
+    from companion import theme
+
+    return theme
 
 
 # ---- Formula 5 at the three sizes ---------------------------------------------------------------------------

@@ -189,6 +189,7 @@ def test_every_car_in_view_at_three_sizes(tmp_path):
     """2, 4 and 6 cars at 1280x800, 1920x1200 and 800x480: every panel on screen, every name inside its box, the
     nine speed keys there; screenshots/race-<n>p-<w>x<h>.png for a person to look at (~30 s)."""
     seen = run("sizes", tmp_path, tmp_path / "data", seed=3, timeout=150)
+    assert _black_car_holds(seen["black_car"]), seen["black_car"]
     for key, fit in seen["fits"].items():
         assert fit["in_view"] and fit["names_fit"] and fit["keys"] == 9, (key, fit)
         assert fit["cars"] == int(key.split("-")[1])
@@ -202,6 +203,16 @@ def test_every_car_in_view_at_three_sizes(tmp_path):
                 assert len(set(shown)) == len(shown), (key, where, shown)
                 if key.startswith("1280x800") and where in ("cars", "tabs"):
                     assert [s for t, s in names if len(t) <= 12] == [t for t, s in names if len(t) <= 12], (where, names)
+
+
+def _apart(a, b):
+    return sum(abs(x - y) for x, y in zip(a, b, strict=True))
+
+
+def _black_car_holds(black):
+    """Issue 25 defect 15: the black car's box has an outline that stands out from both its black and the dark
+    panel around it (the old main drew none: the box's edge was the panel's colour)."""
+    return _apart(black["edge"], black["outside"]) > 90 and _apart(black["edge"], black["inside"]) > 90
 
 
 def test_a_wrong_last_finish_is_undone_from_the_results(tmp_path):

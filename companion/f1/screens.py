@@ -659,14 +659,19 @@ class F1Controller:
             line.add_widget(Label(text="%d" % place, bold=True, font_size=theme.font(theme.HERO - 6, self.app.scale),
                                   size_hint_x=None, width=theme.space(56, self.app.scale)))
             box = BoxLayout(orientation="vertical")
-            swatch = Label(text=name, bold=True, color=theme.CAR_INK[colour], halign="left",
-                           font_size=theme.font(theme.LARGE, self.app.scale), shorten=True)
+            swatch = Label(text=name, bold=True, color=theme.CAR_INK[colour], halign="left", size_hint_y=None,
+                           height=h * 0.55, font_size=theme.font(theme.LARGE, self.app.scale), shorten=True,
+                           shorten_from="center")
             swatch.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - dp(12), None)))
             paint(swatch, theme.CAR_RGBA[colour])
             box.add_widget(swatch)
+            # every word of how it ended ("finished, 3 spaces over the line"): the row grows to hold them
             detail = Label(text=text, font_size=theme.font(theme.SMALL, self.app.scale), color=theme.MUTED,
-                           size_hint_y=0.8, max_lines=2, halign="left", valign="top")
-            detail.bind(size=lambda w, s: setattr(w, "text_size", s))
+                           size_hint_y=None, halign="left", valign="top")
+            detail.bind(width=lambda w, v: setattr(w, "text_size", (v, None)),
+                        texture_size=lambda w, v: setattr(w, "height", v[1]))
+            detail.bind(height=lambda w, v, line=line, swatch=swatch: setattr(
+                line, "height", max(h, swatch.height + v + theme.space(4, self.app.scale))))
             box.add_widget(detail)
             line.add_widget(box)
             ids.order.add_widget(line)

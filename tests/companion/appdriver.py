@@ -1009,6 +1009,44 @@ def setup_names(d):
     d.note("names", [w.text for w in reversed(app.screen("setup").ids.names.children)])
 
 
+def words_whole(d):
+    """Issue 25 defect 11: clipped words. A pit stop and its missed moves, then the race to its end (played
+    through the view, the screen following), then the Results at the three sizes."""
+    from kivy.core.window import Window
+
+    app = d.app
+    yield from quick_race(d)
+    view = app.f1.view
+    view.set_speed(60)
+    view.pit()
+    view.end_turn()
+    statuses = []
+    while not view.race.game_over:
+        car = view.active_car()
+        if not car.speed_set:
+            view.set_speed(view.speed_choices()[-1])
+        if car.laps_left == 1 and view.actions()["finish"].live:
+            view.finish(3)
+        elif view.actions()["lap"].live:
+            view.lap(0)
+        view.end_turn()
+        app.f1.refresh_race(force=True)
+        yield 0.02
+        statuses.append([p.ids.status.text for p in app.f1.car_rows])
+    d.note("statuses", statuses)
+    app.show("results")
+    fits = {}
+    for w, h in SIZES:
+        Window.size = (w, h)
+        yield 0.5
+        fits["%dx%d" % (w, h)] = {"faults": text_faults(app, "results", w, h),
+                                  "buttons": [[b.text, shown_text(b)] for b in app.screen("results").walk()
+                                              if hasattr(b, "trigger_action") and b.opacity]}
+        d.shot("results-%dx%d" % (w, h))
+    d.note("fits", fits)
+    d.note("details", [r[3] for r in view.results()])
+
+
 SIZES = ((1280, 800), (1920, 1200), (800, 480))
 
 
@@ -1312,7 +1350,7 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
-SCENARIOS = {"continue_after_pairing": continue_after_pairing, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+SCENARIOS = {"continue_after_pairing": continue_after_pairing, "words_whole": words_whole, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes}
 
 

@@ -137,3 +137,14 @@ def test_sigterm_quits_without_a_question(tmp_path):
             proc.kill()
     seen = json.loads(out.read_text())
     assert seen["ready"] == 1 and seen["error"] == "the app stopped early"  # run() returned: it quit, as asked
+
+
+def test_words_whole_on_results_and_car_panels(tmp_path):
+    """Defect 11: "finished, 3 spaces over the" (the line cut), "Undo the last mo...", and "missed 1" staying on
+    a car's panel for the rest of the race after its pit stop."""
+    seen = run("words_whole", tmp_path, tmp_path / "data", seed=7, timeout=150)
+    assert not any("missed" in s for turn in seen["statuses"] for s in turn), seen["statuses"][-3:]
+    assert any("3 spaces over the line" in t for t in seen["details"])
+    for size, fit in seen["fits"].items():
+        assert fit["faults"] == [], (size, fit["faults"][:3])
+        assert all(text == shown for text, shown in fit["buttons"]), (size, fit["buttons"])

@@ -1034,11 +1034,16 @@ def words_whole(d):
         yield 0.02
         statuses.append([p.ids.status.text for p in app.f1.car_rows])
     d.note("statuses", statuses)
+    d.note("skipped", len(view.race.skipped))
     app.show("results")
     fits = {}
     for w, h in SIZES:
         Window.size = (w, h)
         yield 0.5
+        for _ in range(30):  # the charts lay their tick labels out a few frames after a resize
+            if not text_faults(app, "results", w, h):
+                break
+            yield 0.1
         fits["%dx%d" % (w, h)] = {"faults": text_faults(app, "results", w, h),
                                   "buttons": [[b.text, shown_text(b)] for b in app.screen("results").walk()
                                               if hasattr(b, "trigger_action") and b.opacity]}

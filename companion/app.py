@@ -22,7 +22,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.metrics import dp
-from kivy.properties import NumericProperty
+from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
@@ -69,6 +69,7 @@ class SavedGamesScreen(Screen):
 class CompanionApp(App):
     title = "Formula 1 companion"
     scale = NumericProperty(1.0)  # theme sizes for this window (companion/theme.py scale_for)
+    compact = BooleanProperty(False)  # a short window (the 7-inch 800x480 display): the screens drop what can wait
 
     def __init__(self, transport=None, ports=None, **kw):
         super().__init__(**kw)
@@ -106,6 +107,7 @@ class CompanionApp(App):
 
     def _resize(self, _w, size):
         self.scale = theme.scale_for(*size)  # the kv rules follow app.scale; what Python made is made again
+        self.compact = size[1] < theme.COMPACT_BELOW_PX
         self.f1.resized()
 
     def on_start(self):

@@ -65,6 +65,7 @@ TOUCH = 64  # the least height of anything a finger taps
 TOUCH_MIN_PX = 44  # never smaller on screen, whatever the scale (about 7 mm on the 7-inch display)
 
 BASE_W, BASE_H = 1280, 800
+COMPACT_BELOW_PX = 640  # a window less high than this is laid out compact (the 16 px text leaves less room)
 
 
 def scale_for(width, height):

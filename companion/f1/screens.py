@@ -468,7 +468,7 @@ class F1Controller:
 
     def _fill_odds(self):
         ids = self.app.screen("race").ids
-        ids.odds.text = self.view.odds_text() if self.view.active() is not None else ""
+        ids.odds.text = self.view.odds_text(compact=self.app.compact) if self.view.active() is not None else ""
 
     def _fill_dashboards(self, rows, force):
         """The dashboard pane: a tab for every car with a virtual dashboard, the chosen one's OLED and buttons."""

@@ -381,8 +381,9 @@ class RaceView:
         ranked = sorted(self.ref.odds(self.safety(), special), key=lambda o: (not o[0][0], o[0] != (0, 0, 0), -o[1]))
         return [(outcome_text(pen), n, (100 * n + 18) // 36) for pen, n in ranked]
 
-    def odds_text(self, special=None):
-        """The advisor's words: the band, then every outcome (SPIN first), and what a card played changed."""
+    def odds_text(self, special=None, compact=False):
+        """The advisor's words: the band, then every outcome (SPIN first), and what a card played changed.
+        compact: two outcomes a line, without the percentages (a short screen)."""
         car = self.active_car()
         if car is None:
             return ""
@@ -400,7 +401,11 @@ class RaceView:
             lines.append("Special tyres: this band without penalty")
         elif over > 0 and car.superb:
             lines.append("Superb Driving: this corner at any speed")
-        return "\n".join(lines + ["%s: %d/36 (%d%%)" % o for o in self.odds(special)])
+        odds = self.odds(special)
+        if compact:
+            shown = ["%s %d/36" % (text, n) for text, n, _p in odds]
+            return "\n".join(lines + ["  ·  ".join(shown[i:i + 2]) for i in range(0, len(shown), 2)])
+        return "\n".join(lines + ["%s: %d/36 (%d%%)" % o for o in odds])
 
     def hold_choices(self):
         """Blocked in the pit or on a spin-off point: the speeds the car may dial while waiting."""

@@ -490,8 +490,8 @@ class CompanionApp(App):
         self.bridge.push()
         if (place or TABLET) == TABLET:
             names = {s: n for s, n, *_ in seats}
-            msg.text = ("%s's dashboard is on this tablet, its cards covered: %s holds a finger on them to look "
-                        "(the table may see them too)." % (names[seat], names[seat]))
+            msg.text = ("%s's dashboard is on this tablet: its cards are covered; %s holds a finger on them to look, "
+                        "so the table may see them too." % (names[seat], names[seat]))
         self.sync_phones()
         self.refresh_pairing(force=True)
 

@@ -718,6 +718,11 @@ class RaceView:
         return ev
 
 
+def short_cost(text):
+    """A speed key's cost where the key is narrow (the 7-inch screen): "brake 2 tyre 1" -> "B2 T1"."""
+    return text.replace("brake ", "B").replace("tyre ", "T").replace("optional", "opt")
+
+
 def _kept(ev, who):
     """The words for a move action that kept the car's speed (none was set this turn): said once, first."""
     return ("%s keeps the same speed, %d. " % (who, ev["same"])) if ev.get("same") is not None else ""

@@ -438,9 +438,13 @@ def resume(d):
 
 
 def showcase(d):
-    """The race screen of a 4-car race after a few turns, just after a corner roll (docs/screenshot.png)."""
+    """The race screen of a 6-car race after a few turns, every dashboard on the tablet, just after a corner roll:
+    docs/screenshot.png (1280x800) and docs/screenshot-800x480.png (the 7-inch display)."""
+    from kivy.core.window import Window
+
     app = d.app
-    yield from setup_and_pair(d, players=4)
+    d.names = ["Ann", "Bob", "Christine", "Christopher", "Dev", "Flo"]
+    yield from setup_and_pair(d, players=6, on_tablet=6)
     ids = race_ids(app)
     for turn in range(9):
         yield app.f1.ready
@@ -457,6 +461,9 @@ def showcase(d):
     yield lambda: not app.f1.rolling
     yield 0.5
     d.shot("race")
+    Window.size = (800, 480)
+    yield 0.8
+    d.shot("race-800x480")
 
 
 def superb(d):

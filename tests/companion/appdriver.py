@@ -1059,6 +1059,41 @@ def words_whole(d):
     d.note("details", [r[3] for r in view.results()])
 
 
+def screens_fit(d):
+    """Issue 25 point 2 on every other Formula 1 screen: setup (six players), history, saved games, at the
+    three sizes: no text under 16 px, none cut, none outside its box."""
+    from kivy.core.window import Window
+
+    app = d.app
+    yield lambda: app.bridge is not None
+    app.f1.form.set_count(6)
+    app.f1.fill_setup()
+    fits = {}
+
+    def look(screen):
+        for w, h in SIZES:
+            Window.size = (w, h)
+            yield 0.5
+            fits["%s-%dx%d" % (screen, w, h)] = [f for f in text_faults(app, screen, w, h) if "touch target" not in f]
+            d.shot("%s-%dx%d" % (screen, w, h))
+        Window.size = SIZES[0]
+        yield 0.3
+
+    yield from look("setup")
+    yield from quick_race(d, players=6)
+    view = app.f1.view
+    for _turn in range(14):
+        if not view.active_car().speed_set:
+            view.set_speed(view.speed_choices()[-1])
+        view.end_turn()
+    app.show("history")
+    yield from look("history")
+    app.new_game("saved")
+    yield 0.3
+    yield from look("saved")
+    d.note("fits", fits)
+
+
 SIZES = ((1280, 800), (1920, 1200), (800, 480))
 
 
@@ -1225,7 +1260,18 @@ def text_faults(app, screen, width, height):
             faults.append("%s: %.1f px text" % (name, w.font_size))
         if w.text_size[1] is not None and not w.shorten and text_cut(w):
             faults.append("%s: lines cut by its box (%dx%d)" % (name, w.width, w.height))
+        if w.shorten and not w.markup and shown_text(w) != w.text and not _a_name(app, w.text):
+            faults.append("%s: shortened to %r" % (name, shown_text(w)))  # a word cut (names may shorten)
     return faults
+
+
+def _a_name(app, text):
+    """A player's name (or a list of them): those may shorten on a narrow screen, told apart (tested apart)."""
+    names = set(app.f1.form.names)
+    for game in (app.f1, app.f5):
+        ref = getattr(game, "ref", None)
+        names.update(getattr(getattr(ref, "race", None), "names", None) or getattr(ref, "names_", None) or [])
+    return text in names or any(n and n in text for n in names)
 
 
 def shown_text(label):
@@ -1362,7 +1408,7 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
-SCENARIOS = {"continue_after_pairing": continue_after_pairing, "words_whole": words_whole, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+SCENARIOS = {"continue_after_pairing": continue_after_pairing, "screens_fit": screens_fit, "words_whole": words_whole, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes}
 
 

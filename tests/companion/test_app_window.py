@@ -241,3 +241,11 @@ def test_a_wrong_last_finish_is_undone_from_the_results(tmp_path):
     assert seen["again"] == {"over": 5, "game_over": 1, "shows": "FINISHED"}
     # (And a label's new text of the same size gets a new texture: llvmpipe stalls on rewriting one in use.)
     assert seen["new_texture"] == [True, True]
+
+
+def test_every_other_formula1_screen_fits_at_three_sizes(tmp_path):
+    """Issue 25 point 2: the setup (six players), history and saved games at 1280x800, 1920x1200 and 800x480: no
+    text under 16 px, none cut or shortened (names aside), none outside its box. Fails on the old main (7-10 px
+    text at 800x480)."""
+    seen = run("screens_fit", tmp_path, tmp_path / "data", seed=3, timeout=150)
+    assert len(seen["fits"]) == 9 and {k: v for k, v in seen["fits"].items() if v} == {}

@@ -1260,7 +1260,7 @@ def text_faults(app, screen, width, height):
             faults.append("%s: %.1f px text" % (name, w.font_size))
         if w.text_size[1] is not None and not w.shorten and text_cut(w):
             faults.append("%s: lines cut by its box (%dx%d)" % (name, w.width, w.height))
-        if w.shorten and not w.markup and shown_text(w) != w.text and not _a_name(app, w.text):
+        if w.shorten and "[" not in w.text and shown_text(w) != w.text and not _a_name(app, w.text):
             faults.append("%s: shortened to %r" % (name, shown_text(w)))  # a word cut (names may shorten)
     return faults
 
@@ -1331,7 +1331,7 @@ def f5_sizes(d):
                 app.refresh_pairing(force=True)  # its cards are made at the window's size (a tablet's never changes)
             yield 0.4
             key = "%s-%dp-%dx%d" % (label, players, w, h)
-            fits[key] = {"faults": layout_faults(app, screen, w, h)}
+            fits[key] = {"faults": text_faults(app, screen, w, h)}
             if facts is not None:
                 fits[key].update(facts())
             if screen == "question" and d.shots:  # over the window, not in the screens' tree (app.screenshot)

@@ -15,6 +15,7 @@ most ROW (dp at scale 1) each, so five cars fit from a 7-inch 800x480 screen to 
 """
 
 import os
+import time
 
 from kivy.animation import Animation
 from kivy.factory import Factory
@@ -36,6 +37,7 @@ from companion.widgets import RaceButton, VirtualDash
 
 AUTO_S = 0.8  # a turn the tablet plays, every this often
 SLIDE_S = 0.5  # an overtake's slide
+OVERTAKE_TURNS = 3  # an overtake stays on the screen three turns' time (2.4 s) before the tablet plays the next bot
 ROW = 96  # a car's row at most this high (dp at scale 1); less when the track is lower
 
 Builder.load_file(os.path.join(os.path.dirname(__file__), "f5.kv"))
@@ -73,6 +75,7 @@ class F5Controller:
         self.sig = None
         self.since_auto = 0.0
         self.auto_s = AUTO_S
+        self.hold_until = 0.0  # the tablet's bots wait until then (an overtake being read)
         self.oleds = {}  # dev -> OledView of the virtual dashboards put on this tablet's screen
         self.dashes = {}  # dev -> its VirtualDash (the chosen one on the screen, the others kept aside)
         self.dash_dev = None  # the dashboard whose tab is chosen
@@ -194,7 +197,7 @@ class F5Controller:
             return  # the game starts when the players have their dashboards
         # The first frame's dt is the time the table took to open (dashboards starting): it counts for nothing.
         self.since_auto = 0.0 if self.since_auto is None else self.since_auto + dt
-        if ref.tablet_plays() and self.since_auto >= self.auto_s:
+        if ref.tablet_plays() and self.since_auto >= self.auto_s and time.monotonic() >= self.hold_until:
             self.since_auto = 0.0
             ref.auto_move()
             self.app.bridge.push()
@@ -247,6 +250,10 @@ class F5Controller:
             row.to_move = r["to_move"]
         ids.status.text = self.table.status()
         ids.last.text = self.table.last_text()
+        last = ref.last
+        if last and last.get("overtaken") and old is not None:
+            # Read before the next bot plays: the next car's words replaced it within 0.4 s.
+            self.hold_until = time.monotonic() + OVERTAKE_TURNS * self.auto_s
         self._fill_virtuals(ref.game.to_move())
         self.order = list(ref.game.order)
         self._place(animate=old is not None and old != self.order)

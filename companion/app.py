@@ -538,6 +538,10 @@ class CompanionApp(App):
             players = ("Formula 5: " if g.game == "F5" else "") + (", ".join(g.players) or "players unknown")
             if g.error:
                 detail = "Cannot be opened: %s" % g.error
+            elif g.finished and g.game == "F5" and g.players:
+                # no results screen of its own yet: the row says how it ended (it was dimmed and said nothing)
+                detail = "%s won  ·  then %s  ·  last played %s" % (
+                    g.players[0], ", ".join(g.players[1:]) or "nobody", when_text(g.last_played))
             elif g.finished:
                 detail = "%d rounds  ·  last played %s" % (g.round, when_text(g.last_played))
             else:

@@ -1122,6 +1122,28 @@ def f5_overtakes(d):
     d.note("pace", app.f5.auto_s)
 
 
+def f5_finished_row(d):
+    """Issue 25 defect 6 (in part): a finished Formula 5 game in Saved games was dimmed and said nothing."""
+    app = d.app
+    yield lambda: app.bridge is not None
+    yield tap(app.screen("setup").ids.choose_f5)
+    yield lambda: app.sm.current == "f5setup"
+    app.f5.form.roles = ["bot", "bot", "none", "bot", "none"]
+    app.f5._fill_roles()
+    yield tap(app.screen("f5setup").ids.start)
+    yield lambda: app.sm.current == "f5table"
+    ref = app.f5.ref
+    while not ref.game.over:  # the bots' turns at once
+        ref.auto_move()
+    yield 0.3
+    order = [ref.names()[car] for car in ref.game.order if ref.game.is_player(car)]
+    yield tap(app.screen("f5table").ids.leave)
+    yield lambda: app.sm.current == "setup"
+    yield tap(app.screen("setup").ids.saved)
+    rows = list(reversed(app.screen("saved").ids.games.children))
+    d.note("row", {"players": rows[0].players, "state": rows[0].state, "detail": rows[0].detail, "order": order})
+
+
 SIZES = ((1280, 800), (1920, 1200), (800, 480))
 
 
@@ -1436,7 +1458,7 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
-SCENARIOS = {"continue_after_pairing": continue_after_pairing, "f5_overtakes": f5_overtakes, "screens_fit": screens_fit, "words_whole": words_whole, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+SCENARIOS = {"continue_after_pairing": continue_after_pairing, "f5_finished_row": f5_finished_row, "f5_overtakes": f5_overtakes, "screens_fit": screens_fit, "words_whole": words_whole, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes}
 
 

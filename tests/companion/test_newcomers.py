@@ -162,3 +162,11 @@ def test_an_overtake_stays_long_enough_to_read(tmp_path):
     seen = run("f5_overtakes", tmp_path, tmp_path / "data", seed=5, timeout=120)
     assert len(seen["overtakes"]) >= 2
     assert all(s >= 3 * seen["pace"] - 0.1 for _text, s in seen["overtakes"]), seen["overtakes"]
+
+
+def test_a_finished_formula_5_game_says_how_it_ended(tmp_path):
+    """Defect 6 (in part): a finished Formula 5 game's row in Saved games was dimmed and said nothing."""
+    row = run("f5_finished_row", tmp_path, tmp_path / "data", seed=5, timeout=120)["row"]
+    order = row["order"]
+    assert row["state"] == "FINISHED" and row["players"] == "Formula 5: " + ", ".join(order)
+    assert row["detail"].startswith("%s won  ·  then %s  ·  last played " % (order[0], ", ".join(order[1:])))

@@ -171,6 +171,7 @@ class CarPanel(BoxLayout):
     link = StringProperty("none")
     dev = StringProperty("")
     active = BooleanProperty(False)
+    frame = NumericProperty(0)  # the kerb-red frame's width while it is the car to play (f1.kv)
     seat = NumericProperty(0)
     shown = ObjectProperty(None, allownone=True)
 

@@ -33,7 +33,8 @@ from companion import virtual as virtual_mod
 from companion.f1 import screens as f1_screens
 from companion.link_bridge import LinkBridge
 from companion.phones.seats import PHONE, TABLET  # the server and QR codes are imported when there are phones
-from companion.transport import Transport, on_android
+from companion.transport import AllPorts, Transport, on_android
+from companion.transport.websocket_backend import LinkPorts
 from companion.widgets import (  # noqa: F401  (the kv files use some)
     Confirm,
     OledView,
@@ -86,6 +87,7 @@ class CompanionApp(App):
         self.f1 = f1_screens.F1Controller(self)  # Formula 1: what the setup screen sets up, and its race
         self.f5 = None  # while Formula 5 is chosen: its screens' controller (companion/f5/screens.py)
         self.phones = None  # the phones' web server (companion/phones), with virtual dashboards to serve
+        self.links = None  # the phones' link sockets as ports of the transport (made with it; None if given one)
 
     # ---- life cycle ---------------------------------------------------------------------------------
     def build(self):
@@ -114,12 +116,14 @@ class CompanionApp(App):
         if self.ports is None:
             self.ports = virtual_mod.VirtualPorts(real=not on_android()) if virtual_mod.available() else None
         if self.transport is None:
+            # The phones' link sockets are dashboard ports beside the USB ones (the phones' server feeds them)
+            self.links = LinkPorts()
             if self.ports is not None:
-                self.transport = Transport(self.ports)
+                self.transport = Transport(AllPorts(self.ports, self.links))
             else:
                 from companion.transport import open_transport
 
-                self.transport = open_transport()
+                self.transport = open_transport(None, self.links)
             self.transport.start()
         self.bridge = LinkBridge(self.transport)
         Clock.schedule_interval(self.tick, POLL_S)
@@ -151,7 +155,7 @@ class CompanionApp(App):
         if self.phones is None and self._phones_possible():
             from companion.phones.table import Phones
 
-            self.phones = Phones(self.ports)
+            self.phones = Phones(self.ports, links=self.links)
         return self.phones
 
     def on_stop(self):
@@ -265,8 +269,8 @@ class CompanionApp(App):
                 self.show(target)
         elif current == "f5setup" and self.f5 is not None:
             self.f5.leave()
-        elif current == "f5table" and self.f5 is not None:
-            self.confirm("Leave this Formula 5 game? It stays saved.", self.f5.leave, yes="Leave")
+        elif current in ("f5table", "f5history", "f5results") and self.f5 is not None:
+            self.f5.back()  # its table asks first; its history and results go back to where they were opened
         return self.sm.current
 
     # ---- setup -----------------------------------------------------------------------------------------
@@ -539,7 +543,7 @@ class CompanionApp(App):
             if g.error:
                 detail = "Cannot be opened: %s" % g.error
             elif g.finished and g.game == "F5" and g.players:
-                # no results screen of its own yet: the row says how it ended (it was dimmed and said nothing)
+                # the row says how it ended, in the order they finished (Open shows its results)
                 detail = "%s won  ·  then %s  ·  last played %s" % (
                     g.players[0], ", ".join(g.players[1:]) or "nobody", when_text(g.last_played))
             elif g.finished:
@@ -548,8 +552,6 @@ class CompanionApp(App):
                 detail = "round %d  ·  last played %s" % (g.round, when_text(g.last_played))
             row = SavedGameRow(path=g.path, players=players, detail=detail, state=g.label(),
                                finished=bool(g.finished), error=g.error or "")
-            if g.game == "F5" and g.finished:
-                row.ids.open.disabled = True  # a finished Formula 5 game has no results screen
             ids.games.add_widget(row)
 
     def open_saved(self, path):
@@ -559,7 +561,9 @@ class CompanionApp(App):
             return
         if game.game == "F5":
             self.f5_open()
-            if self.f5 is not None and not game.finished:
+            if self.f5 is not None and game.finished:
+                self.f5.open_results(path)  # its places and what decided them (companion/f5/screens.py)
+            elif self.f5 is not None:
                 self.f5.saved_path = path
                 self.f5.resume()
             return

@@ -89,34 +89,35 @@ class LinkBridge:
             log.exception("link: note %r from dashboard %s not handled", note[0], note[1])
 
     def _note(self, note):
-        kind = note[0]
+        """One note of the transport (a record of shared_rules/link/notes.py), read by its fields' names."""
+        kind = note.kind
         if kind == "event":
             self._event(note)
         elif kind == "hello":
-            _, dev, info = note
-            self.seen[dev] = {"fw": info.get("fw"), "snapshot": info.get("s")}
-            self.status[dev] = "connected"
-            self._state(dev, info.get("s"), info.get("settled", True))
+            info = note.info
+            self.seen[note.dev] = {"fw": info.get("fw"), "snapshot": info.get("s")}
+            self.status[note.dev] = "connected"
+            self._state(note.dev, info.get("s"), info.get("settled", True))
         elif kind == "status":
-            self.status[note[1]] = note[2]
+            self.status[note.dev] = note.status
         elif kind == "state":
-            self._state(note[1], note[2], note[4] if len(note) > 4 else True)
+            self._state(note.dev, note.snapshot, note.settled)
         elif kind == "done":
-            self._answered(note[1], note[2])
-            self._stale(note[1])  # the state after it is the note that follows
-            if note[1] in self.seen:
-                self.seen[note[1]]["snapshot"] = note[3]
+            self._answered(note.dev, note.cmd_id)
+            self._stale(note.dev)  # the state after it is the note that follows
+            if note.dev in self.seen:
+                self.seen[note.dev]["snapshot"] = note.snapshot
         elif kind == "refused":
-            self._answered(note[1], note[2])
-            self.due.add(note[1])  # the table believed it applied: compare again (the dashboard changed nothing)
+            self._answered(note.dev, note.cmd_id)
+            self.due.add(note.dev)  # the table believed it applied: compare again (the dashboard changed nothing)
         elif kind == "rejected":  # an event of a shape no rule can read: acknowledged, never applied
-            _, dev, eid, why = note
-            log.warning("link: dashboard %s sent event %s the table cannot take: %s", dev, eid, why)
-            self._show(dev, "action not understood (%s)" % why)
-            self._stale(dev)  # its state, which holds it, follows
-            self.due.add(dev)
+            log.warning("link: dashboard %s sent event %s the table cannot take: %s", note.dev, note.event_id,
+                        note.why)
+            self._show(note.dev, "action not understood (%s)" % note.why)
+            self._stale(note.dev)  # its state, which holds it, follows
+            self.due.add(note.dev)
         elif kind == "bad":
-            log.warning("link: dashboard %s: %s", note[1] or "(not yet known)", note[2])
+            log.warning("link: dashboard %s: %s", note.dev or "(not yet known)", note.why)
 
     def _state(self, dev, snap, settled):
         if not isinstance(snap, dict):
@@ -171,7 +172,7 @@ class LinkBridge:
             self.latest[dev] = (self.latest[dev][0], False)
 
     def _event(self, note):
-        _, dev, eid, name, args = note
+        dev, eid, name, args = note.dev, note.event_id, note.name, note.args
         self._stale(dev)
         ref = self.referee
         if ref is None:

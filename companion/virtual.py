@@ -5,6 +5,10 @@ as a child process. Its game link is one end of a pseudo-terminal; the other end
 VirtualPorts as if it were a Pico on USB, so the ordinary transport (pyserial) finds it exactly as it finds
 a real dashboard. Its buttons and OLED travel on the host board's own channel (a unix socket): this module
 keeps the latest OLED image and state from it, off the UI thread, and sends button taps.
+
+Unix only (ptys, unix sockets, the unix port): the app imports this module everywhere and asks available()
+before offering a dashboard on this tablet. Where `tty` (and termios under it) does not exist (Windows), the
+module still imports and available() is False.
 """
 
 import ctypes
@@ -18,7 +22,6 @@ import sys
 import tempfile
 import threading
 import time
-import tty
 import types
 
 from companion.transport.pyserial_backend import PICO_PID, PICO_VID, PyserialPorts
@@ -41,7 +44,17 @@ def micropython_path():
 
 
 def available():
-    return micropython_path() is not None and hasattr(os, "openpty")
+    """A dashboard can run on this tablet: the unix port is found (beside this Python, or on PATH) and ptys exist."""
+    return micropython_path() is not None and hasattr(os, "openpty") and _terminals() is not None
+
+
+def _terminals():
+    """The tty module (raw mode for the ptys), or None where it does not exist (Windows)."""
+    try:
+        import tty
+    except ImportError:
+        return None
+    return tty
 
 
 def _die_with_parent():
@@ -75,6 +88,8 @@ class VirtualDashboard:
         self.on_frame = None  # on_frame(dev, image, n) on the viewer thread at each complete frame (a phone)
 
     def start(self):
+        import tty  # unix only: a dashboard is started only where available()
+
         master, slave = os.openpty()
         tty.setraw(master)
         tty.setraw(slave)

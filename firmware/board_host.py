@@ -2,19 +2,8 @@
 # Only what cannot exist here is replaced: five buttons, the OLED, the LED and the piezo. They reach the
 # outside through a channel of their own, a unix stream socket whose path is $F1DASH_UI (the game link
 # stays on stdin/stdout, exactly as on a Pico). The dashboard listens; one client at a time, a newer
-# client replaces an older one. Protocol, one ASCII line per message (see firmware/README.md):
-#   client -> dashboard:  P <BTN>  press and hold    R <BTN>  release    T <BTN>  tap (press, release)
-#                         Q        resend the whole screen and state
-#                         C        collect garbage, then as Q: the state's free heap is then what the
-#                                  dashboard holds (a test's heap figure; link traffic leaves garbage between)
-#   dashboard -> client:  H <id> 128 64     hello, on connect
-#                         G <page> <hex>    one 128-byte SSD1306 page (MONO_VLSB), for each changed page
-#                         F <n>             end of frame n
-#                         S <json>          the dashboard state after a change
-#                         W <n>             save n is on disk (renamed into place)
-#                         L <0|1>  B <hz>   turn LED, piezo tone (0 = off)
-#                         A <n> <us>        client line n (counting from 1) fully handled, screen included;
-#                                           us: its last button edge to the frame it drew (-1: none)
+# client replaces an older one: a line per message (P/R/T a button, Q, C; H, G, F, S, W, L, B, A back), specified
+# in docs/protocol.md, section 14 (tests/link/test_protocol_doc.py checks every line kind is there).
 # pyright: basic
 import asyncio
 import binascii
@@ -28,6 +17,7 @@ import framebuf
 
 from firmware import board as b
 from firmware.buttons import Latch
+from firmware.mpy_internals import readable
 
 _ENV_UI = const("F1DASH_UI")  # path of the channel's unix socket
 _ENV_STATE = const("F1DASH_STATE")  # path of the saved state file
@@ -38,11 +28,6 @@ _AF_UNIX = const(1)
 
 def _button_bit(name):
     return 1 << b.BUTTONS.index(name) if name in b.BUTTONS else 0
-
-
-async def _readable(s):
-    # Park this task until the socket has something to read (how asyncio's own streams wait).
-    yield asyncio.core._io_queue.queue_read(s)  # type: ignore
 
 
 _running = None  # the board of the app's run now: firmware/main.py makes a new one when it starts the app again
@@ -84,12 +69,7 @@ class Board:
 
     def send(self, rects, n):
         """The rectangles display.py found changed, as the whole pages they cover."""
-        mask = 0
-        for k in range(n):
-            r = rects[k]
-            for p in range(r[0], r[1] + 1):
-                mask |= 1 << p
-        self.send_pages(mask)
+        self.send_pages(b.page_mask(rects, n))
 
     def send_pages(self, mask):
         self._frame += 1
@@ -157,7 +137,7 @@ class Board:
         ls.listen(2)
         self._listener = ls
         while True:
-            await _readable(ls)
+            await readable(ls)
             conn, _ = ls.accept()
             self._drop()
             self._client = conn
@@ -168,7 +148,7 @@ class Board:
         app.resend()
         handled = 0
         while self._client is conn:
-            await _readable(conn)
+            await readable(conn)
             try:
                 line = conn.readline()
             except OSError:

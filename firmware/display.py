@@ -9,7 +9,7 @@ from micropython import const
 
 from firmware import board as b
 
-_CELLS = const(16)  # 8-column cells across the panel
+_CELLS = const(16)  # 8-column cells across the panel (board.WIDTH // 8; tests/firmware/test_seams.py)
 _RECT_COST = const(2)  # what a rectangle costs beyond its data, in cells of one page (16 bytes of I2C)
 
 

@@ -1,29 +1,36 @@
 # Drawing the Formula 5 screens (firmware/f5_ui.py) on the 8x8 text grid, with the helpers of screens.py.
-from shared_rules.f5.cards import COLOURS
+from shared_rules.f5.cards import CAR_NAMES, COLOURS
 
 from firmware import f5_ui as u
-from firmware.screens import RIGHT, footer, line, list_screen, message_screen
+from firmware.screens import COLS, RIGHT, footer, line, list_screen, message_screen
 
 
 def _pad(s, n):
     return s + " " * (n - len(s))
 
 
+def _spread(left, right):
+    """One row: `left` at its start, `right` ending at the screen's right edge."""
+    return _pad(left, COLS - len(right)) + right
+
+
 def render(fb, ui, linked):
     fb.fill(0)
     m = ui.mode
     if m == u.HAND:
+        # each colour held, how many, and (under SPEED) the speed one played would give; the pit stop row last
         items = []
         for c in ui.choices:
+            n = len(ui.held(c))
             if c == COLOURS:
-                n = len(ui.held(c))
-                items.append("PIT STOP" + (" x%d" % n if n else ""))
+                items.append("%d PIT STOP" % n if n else "PIT STOP")
             else:
-                items.append("%s%2d >%d" % (_pad(u.NAMES[c], 7), len(ui.held(c)), ui.speed_of(c)))
-        list_screen(fb, ui, "HAND %d CARDS" % len(ui.hand), items)
+                items.append(_spread("%d %s" % (n, u.NAMES[c]), "%d" % ui.speed_of(c)))
+        list_screen(fb, ui, _spread("HAND %d" % len(ui.hand), "SPEED"), items)
         hint = "OK:PLAY BACK"
     elif m == u.PIT:
-        items = ["PIT CARD" if c == COLOURS else u.NAMES[c] + " DOWN" for c in ui.choices]
+        # a pit stop card, or a race card of a colour played pit stop side up (the rulebook's "face down")
+        items = ["PIT STOP CARD" if c == COLOURS else u.NAMES[c] + " PIT SIDE" for c in ui.choices]
         list_screen(fb, ui, "PIT: PLAY WHICH", items)
         hint = "OK:NEXT BACK"
     elif m == u.DISCARD:
@@ -32,8 +39,7 @@ def render(fb, ui, linked):
             if c == COLOURS:
                 items.append("CONFIRM PIT")
             else:
-                n = len(ui.held(c)) - (1 if ui.pit_card < 70 and ui.pit_card // 14 == c else 0)
-                items.append("%s%d/%d" % (_pad(u.NAMES[c], 8), ui.discard[c], n))
+                items.append("%s%d/%d" % (_pad(u.NAMES[c], 8), ui.discard[c], ui.discardable(c)))
         list_screen(fb, ui, "DISCARD", items)
         hint = "OK:+1 BACK"
     elif m == u.MESSAGE:
@@ -52,8 +58,11 @@ def main_screen(fb, ui, linked):
         top = "WAIT"
     line(fb, 0, top, 0, ui.turn)
     line(fb, 0, "RND %d" % ui.round, RIGHT)
-    line(fb, 1, "CAR " + u.NAMES[ui.car])
-    line(fb, 1, "TAB" if linked else "NO TAB", RIGHT)
+    line(fb, 1, "CAR " + CAR_NAMES[ui.car].upper())
+    if linked:
+        line(fb, 1, "TABLET", RIGHT)
+    else:
+        line(fb, 6, "NO TABLET")
     line(fb, 2, "POS %d  SPEED %d" % (ui.pos + 1, ui.speed))
     if ui.ahead >= 0:
         line(fb, 3, "AHEAD SPEED %d" % ui.ahead)

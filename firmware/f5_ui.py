@@ -8,7 +8,9 @@ import time
 from shared_rules.errors import RuleError
 from shared_rules.f5.cards import (
     ALL_CARDS,
+    CAR_NAMES,
     CARS,
+    COLOUR_NAMES,
     COLOURS,
     FIRST_PIT,
     PIT_SIDE,
@@ -17,6 +19,7 @@ from shared_rules.f5.cards import (
     speed_if_played,
 )
 
+from firmware.board import BACK, CARD, DOWN, OK, UP
 from firmware.buttons import LONG, PRESS, REPEAT
 from firmware.ui import next_page, refuse, refusal_tick
 
@@ -26,9 +29,8 @@ PIT = 22  # the card played for the pit stop: a pit stop card or a race card fac
 DISCARD = 23  # how many of each colour to discard, then CONFIRM
 MESSAGE = 24
 
-UP, DOWN, OK, CARD, BACK = 0, 1, 2, 3, 4
-NAMES = ("RED", "YELLOW", "GREEN", "BLUE", "WHITE")
-MESSAGE_MS = 4000
+NAMES = tuple(n.upper() for n in COLOUR_NAMES)  # the colours as the screen says them
+MESSAGE_MS = 4000  # a message's time, as firmware/ui.py's _MESSAGE_MS (a const there; tests/firmware/test_seams.py)
 
 
 def _ints(x, lo, hi):
@@ -50,7 +52,6 @@ def _int(args, key, lo, hi):
 class F5Ui:
     def __init__(self, app):
         self.app = app
-        self.f1 = app.ui  # the Formula 1 screens, back after the race (long BACK) or an F1 command
         self.mode = MAIN
         self.cursor = 0
         self.choices = []  # HAND / PIT: colour indexes, COLOURS = the pit stop cards
@@ -92,46 +93,43 @@ class F5Ui:
         turn = _int(args, "turn", 0, 1)
         over = _int(args, "over", 0, 1)
         win = _int(args, "win", 0, 1)
-        # accepted: take over the screens and the state the link reports
+        # accepted: Formula 5 takes the dashboard (if Formula 1 had it: start() below, from the main screen)
         app = self.app
-        if app.ui is not self:
-            self.f1 = app.ui
-            app.ui = self
-            self.mode = MAIN
-        app.link.proto.get_snapshot = self.snapshot
+        app.play(self)
         new_game = k < self.k or self.k < 0 or args.get("deal")
         # the same turn told again (a resend, a resync) leaves the player where they are, in their hand say
         fresh = turn and (not self.turn or k != self.k)
         self.car, self.hand, self.col, self.pos, self.speed = car, sorted(hand), col, pos, speed
         self.ahead, self.round, self.k, self.turn, self.over, self.win = ahead, rnd, k, turn, over, win
-        if app.led_on != turn:
-            app.led_on = turn
-            app.board.led(turn)
         if over:
             self.message("RACE OVER", ("YOU WIN! " if win else "") + "Position %d." % (pos + 1), now)
         elif drawn:
             self.message("PIT STOP", "Drawn: " + self.counts_text(drawn), now)
         elif new_game:
-            self.message("FORMULA 5", "Car %s, start %d. Hand: %d cards." % (NAMES[car], pos + 1, len(hand)), now)
+            self.message("FORMULA 5", "Car %s, start %d. Hand: %d cards." % (CAR_NAMES[car].upper(), pos + 1,
+                                                                             len(hand)), now)
         elif fresh and self.mode != MESSAGE:
             self._go(MAIN)
         if fresh:
             app.beep(880, 60)
 
+    # ---- what the app asks of the game on the dashboard (as of firmware/ui.py's Ui) ----------------------
+    def start(self):
+        """Formula 5 takes the dashboard (App.play): its main screen, no view of the table yet."""
+        self._go(MAIN)
+        self.k = -1
+
     def snapshot(self):
         """What the link reports while in Formula 5: the tablet resends its view when `k` is not its last."""
         return {"game": "f5", "k": self.k, "n": len(self.hand)}
 
-    def on_command(self, name, args, now, same=0):
-        """A Formula 1 command: the tablet plays Formula 1 again."""
-        self.leave()
-        self.app.ui.on_command(name, args, now, same)
+    def led(self):
+        """The turn LED: lit while it is this car's turn."""
+        return self.turn
 
-    def leave(self):
-        app = self.app
-        app.ui = self.f1
-        app.link.proto.get_snapshot = app.car.snapshot
-        self.k = -1
+    def hand_shown(self):
+        """Every Formula 5 screen shows the secret hand or what is in it (its counts, the cards drawn)."""
+        return 1
 
     # ---- helpers ---------------------------------------------------------------------------------------
     def counts_text(self, cards):
@@ -195,8 +193,7 @@ class F5Ui:
     def on_button(self, key, event, now):
         if event == LONG:
             if key == BACK and self.mode == MAIN and (self.over or not self.app.linked()):
-                self.leave()  # back to Formula 1
-                self.app.ui.mode = 0
+                self.app.play(self.app.f1)  # back to Formula 1
                 return 1
             if key == BACK:
                 self._go(MAIN)
@@ -269,17 +266,20 @@ class F5Ui:
         self.choices.reverse()  # pit stop cards first: they are what a pit stop is for
         self._go(PIT)
 
-    def _can_discard(self, c):
+    def discardable(self, c):
+        """How many cards of colour c this pit stop may discard: not the race card just played face down."""
         n = len(self.held(c))
         if self.pit_card < FIRST_PIT and colour(self.pit_card) == c:
-            n -= 1  # not the card just played face down
-        return n > 0
+            n -= 1
+        return n
+
+    def _can_discard(self, c):
+        return self.discardable(c) > 0
 
     def _discard_ok(self, now):
         c = self.choices[self.cursor]
         if c < COLOURS:
-            n = len(self.held(c)) - (1 if self.pit_card < FIRST_PIT and colour(self.pit_card) == c else 0)
-            self.discard[c] = (self.discard[c] + 1) % (n + 1)  # OK counts up, and back to 0
+            self.discard[c] = (self.discard[c] + 1) % (self.discardable(c) + 1)  # OK counts up, and back to 0
             return
         if not self.my_turn(now):
             return

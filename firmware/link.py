@@ -30,7 +30,7 @@ class DashboardLink(DashboardProtocol):
     (state_changed, post_event, tablet_present) read the board's ticks_ms themselves.
 
     link = DashboardLink(get_snapshot, apply_command, on_applied=save, done=saved_ids)
-      get_snapshot() -> dict              the player's full state (Car.snapshot())
+      get_snapshot() -> dict              the player's state (the app's report: Car.snapshot(), or an F5 seat)
       apply_command(name, args)           apply a tablet command or raise RuleError having changed nothing
       on_applied(done_ids)                save state + done_ids atomically; called before the ack is sent
       on_journal(cid, name, args)         or: journal the applied command (firmware/journal.py), before the ack
@@ -47,7 +47,6 @@ class DashboardLink(DashboardProtocol):
     link.tablet_present()                 true if the tablet spoke in the last 3 s
     link.feed(data, now_ms)               bytes that arrived some other way (same handling as poll's)
     link.eof                              unix port only: stdin closed, stop the loop
-    link.proto                            the link itself (older callers reach the protocol methods there)
     """
 
     def __init__(self, get_snapshot, apply_command, on_applied=None, done=(), dev=None,
@@ -55,7 +54,6 @@ class DashboardLink(DashboardProtocol):
         self.stdin = stdin or sys.stdin.buffer
         self.poller = select.poll()
         self.poller.register(stdin or sys.stdin, select.POLLIN)
-        self.proto = self
         self.eof = False  # unix port: stdin closed (never on a Pico)
         if not dev:
             dev = _device_id()

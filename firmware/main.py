@@ -51,15 +51,38 @@ def run():
         # current task, and in the context it gave the exception handler), and that task's frame holds the app.
         dev = None
         try:
-            import asyncio
+            from firmware import mpy_internals
 
-            asyncio.new_event_loop()  # drops the other tasks
-            core = asyncio.core  # type: ignore[attr-defined]
-            core.cur_task = None
-            core._exc_context["exception"] = core._exc_context["future"] = None
+            mpy_internals.forget_run()
         except Exception:
             pass
         time.sleep_ms(500)
 
 
-run()
+async def start_async():
+    """run() for a host whose loop cannot block: a browser page (firmware/webport.py), where asyncio's loop runs on the
+    page's timers and there is no asyncio.run. The same restart after an error; the pause between runs is the loop's."""
+    import asyncio
+
+    while True:
+        try:
+            gc.collect()
+            from firmware import board
+
+            dev = board.make_board()
+            gc.threshold(BOOT_GC_BYTES)
+            from firmware import app
+
+            gc.collect()
+            await app.start(dev)
+        except Exception as e:
+            sys.print_exception(e)  # type: ignore[attr-defined]
+        dev = None
+        from firmware import mpy_internals
+
+        mpy_internals.forget_run(loop_goes_on=True)
+        await asyncio.sleep_ms(500)
+
+
+if sys.platform != "webassembly":  # a page's loop cannot block: firmware/webport.py starts start_async() instead
+    run()

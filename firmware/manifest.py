@@ -23,6 +23,10 @@ package("shared_rules", base_path="..")
 # the tests and the bench start on the unix port (`micropython firmware/link_main.py`).
 HOST_ONLY = ("board_host.py", "link_main.py")
 
+# Never frozen either: the phone's board and what the browser's MicroPython lacks (firmware/webport.py). The seat
+# page loads every module this file freezes, and these two (companion/phones/assets.py).
+WEB_ONLY = ("board_web.py", "webport.py")
+
 # main.py is frozen inside the package, as firmware/main.py (`import firmware.main` starts the dashboard),
 # never as a top-level main.py: MicroPython runs a frozen main.py ahead of the filesystem's /main.py, so the
 # board could no longer be given a different boot file (or go back to `make flash`) without a rebuild. The
@@ -39,8 +43,10 @@ package(
         "f5_screens.py",
         "f5_ui.py",
         "journal.py",
+        "keeper.py",
         "link.py",
         "main.py",
+        "mpy_internals.py",
         "pins.py",
         "restore.py",
         "screens.py",

@@ -7,12 +7,10 @@ from micropython import const
 from shared_rules.f1 import car as f1car
 from shared_rules.f1 import charts
 
-_COLS = const(16)
+COLS = const(16)  # text columns: the panel's 128 pixels in 8-pixel characters (firmware/f5_screens.py too)
 RIGHT = const(-1)  # line()'s column for text ending at the right edge
 _BIG = const(3)  # scale of the big digits: 24x24 pixels each
 _BIG_Y = const(10)
-_MENU = const(3)  # firmware.ui's modes that share a screen: MENU with HAND, WAIT with SPEED
-_WAIT = const(7)
 _MESSAGE_ROWS = const(6)  # a message's text: rows 1-6 under its title (row 1 left blank when five rows do)
 _REFUSAL_ROWS = const(4)  # a refusal covers at most the bottom four rows at a time
 
@@ -46,8 +44,8 @@ def big_text(fb, s, x, y):
 def line(fb, row, text, col=0, invert=0):
     """Text at a grid row (0-7) and column (0-15, or RIGHT: ending at the right edge), cut to the screen width."""
     if col == RIGHT:
-        col = _COLS - len(text)
-    text = text[: _COLS - col]
+        col = COLS - len(text)
+    text = text[: COLS - col]
     if invert:
         fb.fill_rect(col * 8, row * 8, len(text) * 8, 8, 1)
     fb.text(text, col * 8, row * 8, 0 if invert else 1)
@@ -58,12 +56,12 @@ def wrap(text):
     lines = []
     cur = ""
     for w in text.split():
-        if cur and len(cur) + 1 + len(w) > _COLS:
+        if cur and len(cur) + 1 + len(w) > COLS:
             lines.append(cur)
             cur = ""
-        while len(w) > _COLS:
-            lines.append(w[:_COLS])
-            w = w[_COLS:]
+        while len(w) > COLS:
+            lines.append(w[:COLS])
+            w = w[COLS:]
         cur = cur + " " + w if cur else w
     if cur:
         lines.append(cur)
@@ -89,15 +87,16 @@ def footer(fb, ui, hint):
     first = ui.error_page * _REFUSAL_ROWS
     page = wrap(ui.error)[first : first + _REFUSAL_ROWS]
     row = 8 - len(page)
-    fb.fill_rect(0, row * 8, 128, (7 - row) * 8, 0)  # row 7 is the footer's own: the screens leave it empty
+    fb.fill_rect(0, row * 8, COLS * 8, (7 - row) * 8, 0)  # row 7 is the footer's own: the screens leave it empty
     for t in page:
         line(fb, row, t, 0, 1)
         row += 1
 
 
-def render(fb, ui, linked):
+def render(fb, ui, linked, screen):
+    """The whole screen: `screen` (one of those below, the one for firmware/ui.py's mode), then its footer."""
     fb.fill(0)
-    footer(fb, ui, _SCREENS[ui.mode](fb, ui, linked))
+    footer(fb, ui, screen(fb, ui, linked))
 
 
 # ---- the screens, one per mode of firmware/ui.py; each draws rows 0-6 and returns its footer's hint ---------
@@ -119,11 +118,11 @@ def main_screen(fb, ui, linked):
     line(fb, 0, "LAPS %d" % c.laps_left, RIGHT)
     big_text(fb, "%3d" % c.speed, 0, _BIG_Y)
     line(fb, 3, "MPH", 10)
-    line(fb, 1, "TAB" if linked else "SOLO", RIGHT)
-    if c.superb:
-        line(fb, 2, "SD", RIGHT)
+    line(fb, 1, "TABLET" if linked else "SOLO", RIGHT)
+    if c.superb:  # Superb Driving played: its corner is still to come
+        line(fb, 2, "SUPERB", RIGHT)
     # the wear gauges, 'TYRE 3/8' and one box per point
-    for row, label, value, maximum in ((5, "TYRE", c.tyre, charts.TYRE_MAX), (6, "BRAK", c.brake, charts.BRAKE_MAX)):
+    for row, label, value, maximum in ((5, "TYRE", c.tyre, charts.TYRE_MAX), (6, "BRAKE", c.brake, charts.BRAKE_MAX)):
         line(fb, row, "%s %d/%d" % (label, value, maximum))
         w = 56 // maximum  # the bar fills columns 9-15
         for i in range(maximum):
@@ -141,17 +140,25 @@ def main_screen(fb, ui, linked):
 
 
 def speed_screen(fb, ui, linked):
-    """SPEED and WAIT: the speed dial, with what it costs."""
+    """SPEED: the speed dial, with what it costs."""
+    return dial(fb, ui, 0)
+
+
+def wait_screen(fb, ui, linked):
+    """WAIT: blocked, the same dial without the move."""
+    return dial(fb, ui, 1)
+
+
+def dial(fb, ui, wait):
     c = ui.car
     v = ui.choices[ui.cursor]
-    wait = ui.mode == _WAIT  # blocked: the same dial, without the move
-    line(fb, 0, "BLOCKED" if wait else "GC SPEED" if ui.carb else "SET SPEED", 0, 1)
-    line(fb, 0, "NOW %d" % c.speed, RIGHT)
+    line(fb, 0, "BLOCKED" if wait else "CARBURETTOR" if ui.carb else "SET SPEED", 0, 1)  # Good Carburettor's
+    line(fb, 1, "NOW %d" % c.speed, RIGHT)
     big_text(fb, "%3d" % v, 0, _BIG_Y)
     if ui.cursor < len(ui.choices) - 1:
         line(fb, 2, "UP", RIGHT)
     if ui.cursor > 0:
-        line(fb, 3, "DN", RIGHT)
+        line(fb, 3, "DOWN", RIGHT)
     brake, tyre, spins = c.braking_cost(v)
     if spins:
         line(fb, 5, "SPINS OFF!", 0, 1)
@@ -173,13 +180,16 @@ def list_screen(fb, ui, title, items):
         line(fb, 1 + k - first, items[k], 0, k == ui.cursor)
 
 
-def choice_screen(fb, ui, linked):
-    """HAND (the cards by name) and MENU (the move's items)."""
-    if ui.mode == _MENU:
-        list_screen(fb, ui, "YOUR MOVE", ui.choices)
-        return "OK:DO BACK"
+def hand_screen(fb, ui, linked):
+    """HAND: the cards by name."""
     list_screen(fb, ui, "HAND %d CARDS" % len(ui.choices), ui.names)
     return "OK:PLAY BACK"
+
+
+def menu_screen(fb, ui, linked):
+    """MENU: the move's items."""
+    list_screen(fb, ui, "YOUR MOVE", ui.choices)
+    return "OK:DO BACK"
 
 
 def corner_screen(fb, ui, linked):
@@ -212,7 +222,7 @@ def setup_screen(fb, ui, linked):
 def message_screen(fb, ui, linked):
     """The title on an inverted top row, the text word-wrapped below it; a text longer than six rows is shown
     six at a time, page `ui.page` of it (a key or the time-out turns the page)."""
-    fb.fill_rect(0, 0, 128, 8, 1)
+    fb.fill_rect(0, 0, COLS * 8, 8, 1)
     line(fb, 0, ui.title, 0, 1)
     lines = wrap(ui.text)
     pages = (len(lines) + _MESSAGE_ROWS - 1) // _MESSAGE_ROWS
@@ -227,7 +237,3 @@ def message_screen(fb, ui, linked):
         return "OK:MORE %d/%d" % (ui.page + 1, pages)
     return "OK %d/%d" % (pages, pages)
 
-
-# indexed by firmware.ui's mode: MAIN, SPEED, HAND, MENU, CORNER, SETUP, MESSAGE, WAIT
-_SCREENS = (main_screen, speed_screen, choice_screen, choice_screen, corner_screen, setup_screen, message_screen,
-            speed_screen)

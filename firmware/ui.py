@@ -11,10 +11,10 @@ from shared_rules.f1 import car as f1car
 from shared_rules.f1 import cards, charts
 
 from firmware import screens
+from firmware.board import BACK, CARD, DOWN, OK, UP
 from firmware.buttons import LONG, PRESS, REPEAT
 
-# The modes, one screen each. The numbers are what the viewer's state line reports as "mode", and index
-# firmware/screens.py's table of screens: keep them as they are.
+# The modes, one screen each (_SCREENS below). The numbers are what the viewer's state line reports as "mode".
 _MAIN = const(0)
 _SPEED = const(1)  # dialling the speed at the start of a turn, with the braking preview
 _HAND = const(2)  # the hidden hand: shown only while browsing
@@ -24,11 +24,9 @@ _SETUP = const(5)  # a new race: number of laps
 _MESSAGE = const(6)  # a result or a tablet message, until a key or a timeout
 _WAIT = const(7)  # standalone: blocked in the pit or on a spin-off point, dialling up to 60 without moving
 
-_UP = const(0)  # the keys, in firmware.board's order
-_DOWN = const(1)
-_OK = const(2)
-_CARD = const(3)
-_BACK = const(4)
+# What each mode shows (firmware/screens.py draws them), indexed by the modes above.
+_SCREENS = (screens.main_screen, screens.speed_screen, screens.hand_screen, screens.menu_screen, screens.corner_screen,
+            screens.setup_screen, screens.message_screen, screens.wait_screen)
 
 _MESSAGE_MS = const(4000)
 _ERROR_MS = const(2500)  # a refusal's time on screen (each page of a long one)
@@ -84,6 +82,26 @@ class Ui:
         self.mode_until = 0  # MESSAGE / HAND time out
         self.alarm = 0  # the MESSAGE shown is an alarm: it stays until a key
 
+    # ---- what the app asks of the game on the dashboard (firmware/f5_ui.py's F5Ui answers the same) ---------
+    def start(self):
+        """Formula 1 takes the dashboard (App.play): from its main screen."""
+        self._go(_MAIN)
+
+    def snapshot(self):
+        """The state the link reports: the car."""
+        return self.car.snapshot()
+
+    def led(self):
+        """The turn LED: lit while it is this car's turn."""
+        return self.car.my_turn
+
+    def hand_shown(self):
+        """1 while the screen shows the secret hand: the viewer's state line says so, and the tablet covers it."""
+        return 1 if self.mode == _HAND else 0
+
+    def draw(self, fb, linked):
+        screens.render(fb, self, linked, _SCREENS[self.mode])
+
     # ---- helpers ---------------------------------------------------------------------------------------
     def _go(self, mode, cursor=0):
         if mode == _MENU:
@@ -126,28 +144,28 @@ class Ui:
         """One button event; returns 1 if anything on screen may have changed."""
         mode = self.mode
         if event == LONG:
-            if key != _BACK:
+            if key != BACK:
                 return 0
             if self.back_from == _MAIN and mode == _MAIN:  # only a long BACK begun on the main screen
                 self.open_setup()
             else:
                 self._go(_MAIN)
             return 1
-        if event != PRESS and not (event == REPEAT and (key == _UP or key == _DOWN)):
+        if event != PRESS and not (event == REPEAT and (key == UP or key == DOWN)):
             return 0
-        if key == _BACK:
+        if key == BACK:
             self.back_from = mode
         self.error = ""
         if mode == _MESSAGE:
             # a key turns a long message's page; BACK, or a key on its last page, closes it
-            if event == PRESS and (key == _BACK or not next_page(self, now)):
+            if event == PRESS and (key == BACK or not next_page(self, now)):
                 self.alarm = 0
                 self._go(self.back_to)
             return 1
         if mode == _HAND:
             self.mode_until = time.ticks_add(now, _HAND_HIDE_MS)
         try:
-            if key == _CARD and (mode == _MAIN or mode == _MENU or mode == _SPEED):  # open the hand
+            if key == CARD and (mode == _MAIN or mode == _MENU or mode == _SPEED):  # open the hand
                 if not self.car.hand:
                     raise RuleError("ui", "NO CARDS")
                 self.back_to = _MAIN if mode == _SPEED else mode
@@ -155,22 +173,22 @@ class Ui:
                 self.names = [cards.card_text(code) for code in self.choices]
                 self.mode_until = time.ticks_add(now, _HAND_HIDE_MS)
                 self._go(_HAND)
-            elif key == _OK:
+            elif key == OK:
                 self._ok(mode, now)
             elif mode == _MAIN:
                 pass  # only OK and CARD do anything here
-            elif key == _UP or key == _DOWN:
+            elif key == UP or key == DOWN:
                 # a list (HAND, MENU) goes up towards its first row on UP; a dial goes up in value
-                onward = key == _DOWN if mode == _HAND or mode == _MENU else key == _UP
+                onward = key == DOWN if mode == _HAND or mode == _MENU else key == UP
                 if onward and self.cursor < len(self.choices) - 1:
                     self.cursor += 1
                 elif not onward and self.cursor > 0:
                     self.cursor -= 1
-            elif mode == _SPEED and key == _BACK and self.can_wait():
+            elif mode == _SPEED and key == BACK and self.can_wait():
                 # blocked: the dial opens at 60, the reason to say so
                 self.choices = range(self.car.speed, charts.HOLD_SPEED + 1, charts.STEP)
                 self._go(_WAIT, len(self.choices) - 1)
-            elif key == _BACK or (mode == _HAND and key == _CARD):
+            elif key == BACK or (mode == _HAND and key == CARD):
                 self._go(_MENU if mode == _CORNER else self.back_to if mode == _HAND else _MAIN)
         except RuleError as e:  # refused: nothing changed, say why
             refuse(self, str(e), now)
@@ -286,7 +304,7 @@ class Ui:
     def show_penalty(self, case, dice, pen, now, then):
         title = "DICE %d+%d" % (dice[0], dice[1]) if dice else "CORNER"
         if pen[0]:
-            text = "Spun off! Speed 0."
+            text = "Spun off! Put the car on the Spin Off Point. Speed 0."
         elif pen[1] or pen[2]:
             text = "Tyre +%d, brake +%d." % (pen[1], pen[2])
         elif case == charts.SAFE:
@@ -305,6 +323,9 @@ class Ui:
             dice = [d // 10, d % 10] if d else ()
             pen = (get("spin", 0), get("tyre", 0), get("brake", 0))
             self.show_penalty(charts.ROLL, dice, pen, now, _MAIN)
+        elif name == "speed" and self.car.status == f1car.SPUN:  # blocked, and too hard a brake to pay for
+            self.message("SPUN OFF", "Blocked: braking too hard. Put the car beside the track where it stands. "
+                         "Speed 0.", now)
         elif name == "pit":
             code = get("card")
             if code in cards.PIT_CARDS:

@@ -34,9 +34,14 @@ KV = os.path.join(os.path.dirname(__file__), "f1.kv")
 
 HANDOVER_S = 0.5  # after the turn passes, taps wait this long: a double tap must not play the next player's turn
 HANDOVER_FRAMES = 20  # ... and as many frames (a third of a second at 60 Hz) have shown the new turn
-HAND = 2  # the dashboard's mode while it shows the tactic hand (firmware/ui.py _HAND)
 ACTION_BUTTONS = {"corner": "corner", "block": "block", "pit": "pit", "lap": "lap", "finish": "finish",
                   "end": "end_turn", "undo": "undo"}
+
+
+def hand_shown(state):
+    """True while a dashboard's screen shows its secret hand: its state line's `hand` field (firmware/app.py's
+    refresh), never a number of the firmware's own."""
+    return bool(state and state.get("hand"))
 
 
 class RaceScreen(Screen):
@@ -234,7 +239,7 @@ class F1Controller:
         with d.lock:
             if getattr(d, "state_frame", d.frame) != d.frame:
                 return  # a frame whose state line has not come yet: it might be the hand, not yet known hidden
-            hidden = bool(d.state and d.state.get("mode") == HAND)
+            hidden = hand_shown(d.state)
             image, frame = bytes(d.image), d.frame
         oled.hidden = hidden
         oled.show(image, frame)

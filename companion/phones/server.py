@@ -11,8 +11,17 @@ own. The app talks to the server through serve() (which seats, by token) and the
                         page ({"t": "seat" | "wait" | "taken" | "gone" | "k"}), and from the page exactly one
                         of the five button names per message; anything else closes the socket (1008).
 
+    GET /<token>/       the seat page that runs the dashboard's firmware in the phone's browser, and
+    GET /static/<name>  its files (companion/phones/assets.py; both served when the server was given LinkPorts)
+    GET /<token>/link   the seat's game link (served when the server was given LinkPorts): a phone running the
+                        firmware in its browser speaks docs/protocol.md over it as a Pico does over USB. Text
+                        messages carry the protocol's bytes each way (the firmware's serial output, the tablet's
+                        writes to it); their boundaries mean nothing, as on a serial line. Each socket is a port of
+                        the transport (companion/transport/websocket_backend.py): a reconnect is a replug.
+
 A wrong or old token, any other path or method: the same 404 as a page that does not exist, so it tells
-nothing. A second page opening a seat takes it over: the first is told ("taken") and closed.
+nothing. A second page opening a seat takes it over: the first is told ("taken") and closed; so is a second
+link socket on a seat (closed with TAKEN, "taken").
 """
 
 import asyncio
@@ -29,6 +38,9 @@ BUTTONS = ("UP", "DOWN", "OK", "CARD", "BACK")
 KEEPALIVE_S = 4  # a note this often: a page that hears nothing for 3 of them reconnects (its Wi-Fi went away)
 PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "page.html")
 TAKEN, GONE = 4001, 4002  # close codes: another phone took the seat; the seat is no longer served here
+LINK_MSG_MAX = 64 * 1024  # one link message from a page (a frame is 256 bytes; a page may send many at once)
+LINK_QUEUE_MAX = 64 * 1024  # bytes for a page not sent yet; past this the tablet's writes are dropped (a line
+# that loses frames: the protocol resends) rather than held for a page that has stopped reading
 
 
 def lan_address():
@@ -78,11 +90,45 @@ class _Page:
         self.wake.set()
 
 
+class _Link:
+    """One open link socket: the bytes it still has to send, and the close it is to make (code, reason)."""
+
+    def __init__(self, ws):
+        self.ws = ws
+        self.out = []
+        self.queued = 0
+        self.dropped = 0
+        self.closing = None
+        self.wake = asyncio.Event()
+
+    def put(self, data):
+        if self.queued + len(data) > LINK_QUEUE_MAX:
+            self.dropped += len(data)
+            return
+        self.out.append(data)
+        self.queued += len(data)
+        self.wake.set()
+
+    def close(self, code, reason):
+        if self.closing is None:
+            self.closing = (code, reason)
+        self.wake.set()
+
+
 class PhoneServer:
-    def __init__(self, dashboard, colours=None):
+    def __init__(self, dashboard, colours=None, links=None):
         """dashboard(dev) -> the running VirtualDashboard (its .image, .frame, .lock, .tap) or None.
-        colours: {"BG": "#rrggbb", ...} put into the page's __BG__ and the like (companion/theme.py's)."""
+        colours: {"BG": "#rrggbb", ...} put into the page's __BG__ and the like (companion/theme.py's).
+        links: a LinkPorts (companion/transport/websocket_backend.py) to serve the seats' link sockets into;
+        None: no /<token>/link."""
         self.dashboard = dashboard
+        self.links = links
+        self.assets = None  # the seat page's files (companion/phones/assets.py), with the link sockets: made in a
+        if links is not None:  # thread of their own (mpy-cross), a page asked for meanwhile waits for them
+            from companion.phones import assets
+
+            self.assets = assets.prepare()
+        self.link_sockets = {}  # token -> _Link (only touched on the server's loop)
         self.seats = {}  # token -> Seat (only touched on the server's loop)
         self.pages = {}  # token -> _Page (only touched on the server's loop)
         self.open_tokens = frozenset()  # the same tokens, for other threads to read (replaced, never changed)
@@ -148,6 +194,11 @@ class PhoneServer:
         app = web.Application(client_max_size=1024)
         app.router.add_get("/{token}", self._page)
         app.router.add_get("/{token}/ws", self._socket)
+        app.router.add_get("/{token}/link", self._link)
+        if self.assets is not None:
+            from companion.phones import assets
+
+            assets.add_routes(app, lambda token: self._find(token) is not None, self.assets)
         runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1)
         await runner.setup()
         # reuse_address: a restarted tablet binds its saved port again at once (no wait for TIME_WAIT to end)
@@ -170,6 +221,10 @@ class PhoneServer:
                 await page.ws.close(code=1001, message=b"the tablet stopped")  # going away: pages dial again
             self.pages = {}
             self.open_tokens = frozenset()
+            for link in list(self.link_sockets.values()):
+                link.close(1001, "the tablet stopped")
+                await link.ws.close(code=1001, message=b"the tablet stopped")
+            self.link_sockets = {}
             await self.runner.cleanup()
             self.runner = None
 
@@ -185,6 +240,9 @@ class PhoneServer:
                 page.put_note({"t": "gone"})
             elif not seat.same(old.get(token)):
                 self._greet(page, seat)
+        for token, link in list(self.link_sockets.items()):
+            if token not in seats:
+                link.close(GONE, "gone")
 
     def _find(self, token):
         token = token.lower()
@@ -231,6 +289,69 @@ class PhoneServer:
                 del self.pages[token]
                 self.open_tokens = frozenset(self.pages)
         return ws
+
+    async def _link(self, request):
+        seat = self._find(request.match_info["token"])
+        origin = request.headers.get("Origin")
+        if self.links is None or seat is None or (origin is not None and origin.split("://", 1)[-1] != request.host):
+            raise web.HTTPNotFound()  # as for the page's socket: another site's page gets what a wrong token gets
+        token = seat.token
+        ws = web.WebSocketResponse(heartbeat=20, max_msg_size=LINK_MSG_MAX, autoping=True)
+        await ws.prepare(request)
+        link = _Link(ws)
+        old = self.link_sockets.get(token)
+        self.link_sockets[token] = link
+        if old is not None:
+            old.close(TAKEN, "taken")  # the newest phone has the seat; the older one is told why it lost it
+        loop = asyncio.get_running_loop()
+
+        def send(data):  # from the transport's reader thread
+            try:
+                loop.call_soon_threadsafe(link.put, data)
+            except RuntimeError:
+                pass  # the loop is closing: the port is about to end
+
+        def close():
+            try:
+                loop.call_soon_threadsafe(link.close, 1000, "the tablet closed the link")
+            except RuntimeError:
+                pass
+
+        port = self.links.connect("phone link: %s" % (seat.name or "a seat"), send, close, token)
+        writer = asyncio.ensure_future(self._write_link(link))
+        try:
+            async for msg in ws:
+                if self.link_sockets.get(token) is not link:
+                    break  # taken over meanwhile: what this page says counts no more
+                if msg.type == WSMsgType.TEXT:
+                    port.received(msg.data.encode("utf-8", "replace"))
+                elif msg.type == WSMsgType.BINARY:
+                    port.received(msg.data)
+                else:
+                    break
+        finally:
+            port.ended()
+            if self.link_sockets.get(token) is link:
+                del self.link_sockets[token]
+            link.close(1000, "closed")  # (unless a reason is given already) the writer closes the socket, returns
+            await writer
+        return ws
+
+    async def _write_link(self, link):
+        ws = link.ws
+        try:
+            while not ws.closed:
+                await link.wake.wait()
+                link.wake.clear()
+                data, link.out, link.queued = b"".join(link.out), [], 0
+                if data:
+                    await ws.send_str(data.decode("ascii", "replace"))  # the tablet writes ASCII frames only
+                if link.closing is not None:
+                    code, reason = link.closing
+                    await ws.close(code=code, message=reason.encode())
+                    return
+        except (ConnectionError, RuntimeError):
+            pass  # the phone went away: its reader ends the port
 
     def _tap(self, token, name):
         seat = self.seats.get(token)

@@ -21,9 +21,11 @@ __all__ = ["PHONE", "TABLET", "Phones"]
 
 
 class Phones:
-    def __init__(self, ports, host=None):
+    def __init__(self, ports, host=None, links=None):
+        """links: the transport's LinkPorts (companion/transport/websocket_backend.py): the seats' link sockets
+        (GET /<token>/link) are served into it; None, not served."""
         self.ports = ports
-        self.server = PhoneServer(lambda dev: ports.virtual.get(dev), page_colours())
+        self.server = PhoneServer(lambda dev: ports.virtual.get(dev), page_colours(), links)
         ports.on_frame = self.server.frame
         for d in ports.virtual.values():
             d.on_frame = self.server.frame

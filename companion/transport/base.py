@@ -11,6 +11,7 @@ import queue
 import threading
 import time
 
+from shared_rules.link import notes as note
 from shared_rules.link import tablet
 
 CONNECTED = tablet.CONNECTED
@@ -32,6 +33,36 @@ class PortSource:
         raise NotImplementedError
 
 
+class AllPorts(PortSource):
+    """Several sources as one (USB serial and phones' link sockets): each lists its own ports, and a port is
+    opened by the source that listed it. A source whose listing fails keeps its last one (a flaky enumeration
+    must not look like every one of its dashboards unplugged)."""
+
+    def __init__(self, *sources):
+        self.sources = list(sources)
+        self.listed = [{} for _ in self.sources]  # each source's last listing
+        self.owner = {}  # key -> the source that listed it last
+
+    def scan(self):
+        found, owner = {}, {}
+        for i, source in enumerate(self.sources):
+            try:
+                self.listed[i] = dict(source.scan())
+            except Exception:
+                pass
+            for key, what in self.listed[i].items():
+                found.setdefault(key, what)
+                owner.setdefault(key, source)
+        self.owner = owner
+        return found
+
+    def open(self, key):
+        source = self.owner.get(key)
+        if source is None:
+            raise OSError("%s is not listed" % key)
+        return source.open(key)
+
+
 def _now_ms():
     return int(time.monotonic() * 1000)
 
@@ -39,19 +70,9 @@ def _now_ms():
 class Transport:
     """All dashboards of one tablet.
 
-    events: queue.Queue of notes, read on the UI thread (Kivy is not thread-safe):
-      ("port", key, "open" | "gone")      a candidate port appeared (opened) or disappeared
-      ("hello", dev, {"fw", "p", "s", "settled"})   a dashboard (re)connected; "s" is its full snapshot
-      ("status", dev, status)             CONNECTED, SILENT (no frame for 2.5 s) or LOST (no port)
-      ("done", dev, cmd_id, snapshot)     a command was applied (once), snapshot is the state after it
-      ("refused", dev, cmd_id, code, message)   a command was refused; the dashboard changed nothing
-      ("state", dev, snapshot, rev, settled)    the dashboard's latest state (after a change of its own, an
-                                          event, an ack; rev counts changes); settled: it holds no event
-                                          the app has not been given (only then compare it with the table)
-      ("event", dev, event_id, name, args)      an event from the dashboard (delivered once), checked against
-                                          shared_rules/link/schema.py; its state follows as a "state" note
-      ("rejected", dev, event_id, why)    an event no rule can read (acknowledged, never delivered)
-      ("bad", dev or None, why)           something wrong in a dashboard's messages, once per kind: for the log
+    events: queue.Queue of notes, read on the UI thread (Kivy is not thread-safe): the named records of
+    shared_rules/link/notes.py (Port, Hello, Status, Done, Refused, State, Event, Rejected, Bad), listed with
+    their meaning in docs/protocol.md §10.
 
     An event is acknowledged to its dashboard as it arrives, unless the app called hold_events(): then only
     when the app calls ack_event() once it has kept it (applied and logged), so one lost in an app that died
@@ -194,7 +215,7 @@ class Transport:
                 for key in list(self.workers):
                     if key not in ports:
                         self.workers.pop(key).stop()
-                        self.events.put(("port", key, "gone"))
+                        self.events.put(note.port(key, note.GONE))
             self._update_statuses()
             pause = self.timing.get("scan_s", SCAN_S)
             if LOST in self.statuses.values():
@@ -209,7 +230,7 @@ class Transport:
         with self.lock:  # created and listed at once: hold_events() sees every session or sets up the next
             w = _PortWorker(self, key, port)
             self.workers[key] = w
-        self.events.put(("port", key, "open"))
+        self.events.put(note.port(key, note.OPEN))
         w.start()
 
     def _update_statuses(self):
@@ -221,7 +242,7 @@ class Transport:
                 st = self._status(dev, now)
                 if self.statuses.get(dev) != st:
                     self.statuses[dev] = st
-                    self.events.put(("status", dev, st))
+                    self.events.put(note.status(dev, st))
 
 
 class _PortWorker:

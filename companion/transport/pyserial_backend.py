@@ -2,9 +2,6 @@
 
 import os
 
-import serial
-from serial.tools import list_ports
-
 from companion.transport.base import READ_TIMEOUT_S, PortSource
 
 PICO_VID = 0x2E8A  # Raspberry Pi
@@ -13,6 +10,24 @@ PICO_PID = 0x0005  # MicroPython's USB CDC on a Pico
 # Ports named on the command line (`python -m companion --port PATH`, `make run PORT=...`): every scan of this
 # app lists them too, whatever their USB id (a Pico behind another adapter, a Bluetooth serial port, a pty).
 NAMED_PORTS = []
+
+
+def comports():
+    # Imported when first used: on POSIX pyserial needs termios and fcntl, and a tablet where it cannot load
+    # still starts (open_transport says why it lists no USB port).
+    from serial.tools import list_ports
+
+    return list_ports.comports()
+
+
+def usable():
+    """None if pyserial loads here, else why not."""
+    try:
+        import serial  # noqa: F401
+        from serial.tools import list_ports  # noqa: F401
+    except ImportError as e:
+        return str(e)
+    return None
 
 
 class PyserialPorts(PortSource):
@@ -25,7 +40,7 @@ class PyserialPorts(PortSource):
     """
 
     def __init__(self, list_ports_fn=None, ids=((PICO_VID, PICO_PID),), named=None):
-        self.list_ports = list_ports_fn or list_ports.comports
+        self.list_ports = list_ports_fn or comports
         self.ids = tuple(ids)
         self.named = NAMED_PORTS if named is None else list(named)
 
@@ -41,6 +56,8 @@ class PyserialPorts(PortSource):
         return found
 
     def open(self, key):
+        import serial
+
         port = serial.Serial()
         port.port = key
         port.baudrate = 115200  # ignored by USB CDC, needed by real UARTs

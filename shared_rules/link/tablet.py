@@ -3,6 +3,7 @@
 import binascii
 
 from shared_rules.link import codec, schema
+from shared_rules.link import notes as note
 
 HELLO_RETRY_MS = 300  # ask again for a hello after this long, then twice as long each time, up to 8 times as long
 # (a Pico sitting at its REPL echoes every "hi" back with a traceback: no need to do that three times a second)...
@@ -209,10 +210,10 @@ class Session:
             self._send_command(d, now_ms)
 
     def _complain(self, why, notes):
-        """A note ("bad", dashboard id or None, what was wrong) for the app's log, once per kind of wrong."""
+        """A Bad note (dashboard id or None, what was wrong) for the app's log, once per kind of wrong."""
         if why not in self.complaints and len(self.complaints) < 32:
             self.complaints.append(why)
-            notes.append(("bad", self.device.dev if self.device is not None else None, why))
+            notes.append(note.bad(self.device.dev if self.device is not None else None, why))
 
     def _handle(self, msg, now_ms, notes):
         verdict, why = schema.inbound(msg)  # before anything reads a field of it
@@ -243,20 +244,20 @@ class Session:
                 d.sent_ms = None
                 if t == "ack":
                     self._take_state(d, msg)
-                    notes.append(("done", d.dev, cid, d.snapshot))
-                    notes.append(("state", d.dev, d.snapshot, d.rev, d.settled))
+                    notes.append(note.done(d.dev, cid, d.snapshot))
+                    notes.append(note.state(d.dev, d.snapshot, d.rev, d.settled))
                 else:
-                    notes.append(("refused", d.dev, cid, msg.get("e"), msg.get("m")))
+                    notes.append(note.refused(d.dev, cid, msg.get("e"), msg.get("m")))
                 self.pump(now_ms)
         elif t == "st":
             if self._take_state(d, msg):
-                notes.append(("state", d.dev, d.snapshot, d.rev, d.settled))
+                notes.append(note.state(d.dev, d.snapshot, d.rev, d.settled))
         elif t == "hb":
             if msg.get("r") != d.rev:
                 self._send({"t": "get"}, now_ms)  # a state frame went missing: ask for the state
             elif not msg.get("q") and not d.settled and d.snapshot is not None:
                 d.settled = True  # every event that state held is acknowledged now: taken by the table
-                notes.append(("state", d.dev, d.snapshot, d.rev, True))
+                notes.append(note.state(d.dev, d.snapshot, d.rev, True))
         elif t == "ev":
             self._event(d, msg, verdict, why, now_ms, notes)
 
@@ -272,17 +273,17 @@ class Session:
                 d.events.pop(0)
             if verdict == schema.REFUSE:
                 self.ack(eid, now_ms)  # answered, so not sent again; the rules never see it
-                notes.append(("rejected", d.dev, eid, why))
+                notes.append(note.rejected(d.dev, eid, why))
             elif self.hold_events:
                 d.held.append(eid)
-                notes.append(("event", d.dev, eid, msg["e"], msg["a"]))
+                notes.append(note.event(d.dev, eid, msg["e"], msg["a"]))
             else:
                 self.ack(eid, now_ms)
-                notes.append(("event", d.dev, eid, msg["e"], msg["a"]))
+                notes.append(note.event(d.dev, eid, msg["e"], msg["a"]))
         # The state the event made (after it in the notes: the app takes the event first). A resend carries the
         # state as it is at its sending.
         if self._take_state(d, msg, 1):
-            notes.append(("state", d.dev, d.snapshot, d.rev, d.settled))
+            notes.append(note.state(d.dev, d.snapshot, d.rev, d.settled))
 
     def _hello(self, msg, now_ms, notes):
         dev = msg.get("dev")
@@ -305,7 +306,7 @@ class Session:
         d.protocol = msg.get("p")
         self._take_state(d, msg)
         self.incompatible = d.protocol != codec.PROTOCOL
-        notes.append(("hello", dev, {"fw": d.firmware, "p": d.protocol, "s": d.snapshot, "settled": d.settled}))
+        notes.append(note.hello(dev, d.firmware, d.protocol, d.snapshot, d.settled))
         self.pump(now_ms)
 
     def _take_state(self, d, msg, own=0):

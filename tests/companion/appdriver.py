@@ -634,7 +634,7 @@ def people(d):
     d.note("oled", {"faults": faults, "scale": k, "lit": sum(bin(b).count("1") for b in image), "same": same})
     # The hand: on the dashboard it is shown, on the tablet it is covered unless held.
     yield from press_virtual(app, dev, "CARD")
-    yield lambda: dash.state is not None and dash.state.get("mode") == 2 and oled.hidden
+    yield lambda: dash.state is not None and dash.state.get("hand") == 1 and oled.hidden
     yield 0.1
     covered = oled_matches(app, oled, oled.shown_image)[0] if oled.shown() else ["covered"]
     x, y = oled.to_window(*oled.center)
@@ -1094,34 +1094,6 @@ def screens_fit(d):
     d.note("fits", fits)
 
 
-def f5_overtakes(d):
-    """Issue 25 defect 6 (in part): an "overtakes" message was replaced within 0.4 s by the next car's. Bots
-    play at the tablet's own pace; how long each overtake's words stay on the table screen."""
-    app = d.app
-    yield lambda: app.bridge is not None
-    yield tap(app.screen("setup").ids.choose_f5)
-    yield lambda: app.sm.current == "f5setup"
-    app.f5.form.roles = ["bot", "bot", "bot", "bot", "bot"]
-    app.f5._fill_roles()
-    yield tap(app.screen("f5setup").ids.start)
-    yield lambda: app.sm.current == "f5table"
-    label = app.screen("f5table").ids.last
-    shown = []  # [text, seconds on screen]
-    seen = {"t": time.monotonic(), "text": label.text}
-
-    def watch():
-        if label.text != seen["text"]:
-            now = time.monotonic()
-            if "overtakes" in seen["text"]:
-                shown.append([seen["text"], round(now - seen["t"], 2)])
-            seen.update(t=now, text=label.text)
-        return len(shown) >= 2
-
-    yield watch
-    d.note("overtakes", shown)
-    d.note("pace", app.f5.auto_s)
-
-
 def f5_finished_row(d):
     """Issue 25 defect 6 (in part): a finished Formula 5 game in Saved games was dimmed and said nothing."""
     app = d.app
@@ -1458,7 +1430,7 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
-SCENARIOS = {"continue_after_pairing": continue_after_pairing, "f5_finished_row": f5_finished_row, "f5_overtakes": f5_overtakes, "screens_fit": screens_fit, "words_whole": words_whole, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+SCENARIOS = {"continue_after_pairing": continue_after_pairing, "f5_finished_row": f5_finished_row, "screens_fit": screens_fit, "words_whole": words_whole, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes}
 
 

@@ -11,6 +11,7 @@ from companion.f1.referee import Referee
 from companion.transport import Transport
 from companion.f1.view import RaceView
 from companion.virtual import VirtualPorts
+from shared_rules.link import notes as note
 from tests.firmware.dash import text_rows
 
 FAST = {"hello_retry": 150, "command_retry": 250, "heartbeat": 400, "silent": 1000, "scan_s": 0.1}
@@ -117,8 +118,8 @@ class HeldTransport:
         import queue
 
         self.events = queue.Queue()
-        for note in notes:
-            self.events.put(note)
+        for n in notes:
+            self.events.put(n)
         self.in_flight = in_flight
         self.sent = []
 
@@ -150,8 +151,7 @@ def test_a_state_is_compared_with_the_table_only_once_nothing_is_in_flight(tmp_p
         ref.pair(0, "dash-9")
         ref.take_commands()
         odd = {"game": "f5", "k": 99, "n": 1}  # neither game's table holds that
-        notes = [("hello", "dash-9", {"fw": "1", "p": 1, "s": odd, "settled": True}),
-                 ("state", "dash-9", odd, 3, True)]
+        notes = [note.hello("dash-9", "1", 1, odd, True), note.state("dash-9", odd, 3, True)]
         t = HeldTransport(notes)
         bridge = LinkBridge(t, ref)
         bridge.poll()
@@ -178,8 +178,8 @@ def test_what_raises_for_one_dashboard_stops_neither_the_poll_nor_another_dashbo
             return real(seat, name, args, taken)
 
         ref.on_dashboard_event = judge
-        t = HeldTransport([("event", "dash-b", "b1", "speed", {"v": 40}), ("event", "dash-a", "a1", "speed", {"v": 40}),
-                           ("state", "dash-b", {"hand": [[]]}, 1, True)], in_flight=False)
+        t = HeldTransport([note.event("dash-b", "b1", "speed", {"v": 40}), note.event("dash-a", "a1", "speed", {"v": 40}),
+                           note.state("dash-b", {"hand": [[]]}, 1, True)], in_flight=False)
         acked = []
         t.ack_event = lambda dev, eid: acked.append((dev, eid))
         bridge = LinkBridge(t, ref)

@@ -14,13 +14,14 @@ from companion.transport.pyserial_backend import PyserialPorts
 from shared_rules.f5 import bot
 from shared_rules.f5.cards import COLOURS, FIRST_PIT, colour
 from shared_rules.f5.game import PIT, Game
-from tests.firmware.dash import VirtualDashboard
+from tests.firmware.dash import VirtualDashboard, modes
 from tests.link.harness import FAST, FakeUsb, raw_pty
 
 SEED = 2026
 PLAYERS = [0, 1, 2]  # cars 0 and 1 on dashboards, 2 a bot; 3 and 4 have no player
 BOTS = [2]
-MESSAGE, MAIN, HAND = 24, 20, 21
+F5_MODES = modes("f5_ui.py")  # what the viewer reports as "mode"
+MESSAGE, MAIN, HAND = F5_MODES["MESSAGE"], F5_MODES["MAIN"], F5_MODES["HAND"]
 HEAP = "160K"
 
 

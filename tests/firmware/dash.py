@@ -33,6 +33,27 @@ def restored(state_path):
     data["done"] = data["done"] + [[cid, ""] for cid in applied]
     return data
 
+def modes(module):
+    """The modes firmware/<module> names (ui.py's `_MAIN = const(0)`, f5_ui.py's `MAIN = 20`), read from its source,
+    by name without the underscore: a test reads the viewer's "mode" by these names, never by numbers of its own."""
+    import ast
+
+    with open(os.path.join(mpy.ROOT, "firmware", module)) as f:
+        tree = ast.parse(f.read())
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            if isinstance(value, ast.Call) and getattr(value.func, "id", "") == "const":
+                value = value.args[0]
+            name = node.targets[0].id.lstrip("_")
+            if isinstance(value, ast.Constant) and type(value.value) is int and name in _MODE_NAMES:
+                found[name] = value.value
+    return found
+
+
+_MODE_NAMES = ("MAIN", "SPEED", "HAND", "MENU", "CORNER", "SETUP", "MESSAGE", "WAIT", "PIT", "DISCARD")
+
 _FONT = None
 _FONT_SCRIPT = """
 import framebuf

@@ -101,12 +101,15 @@ def play_turn(d, rnd, turn_no, stats):
             stats["cards"] += 1
             dismiss(d)
     c = d.car()
-    # every second turn the car reaches the line; once per race, into the pit instead
+    # every second turn the car reaches the line; once per race, into the pit instead: on the first of those turns
+    # from the sixth round on (a car that spun or missed a move then pits the next time it reaches the line: the
+    # dice are the firmware's own, so which cars those are changes from run to run)
     if turn_no % 2 == 1 and c["status"] == "racing":
-        if turn_no == 5 and c["laps_left"] > 1:
+        if turn_no >= 5 and d.dev not in stats["pitted"] and c["laps_left"] > 1:
             menu(d, "PIT STOP")
             dismiss(d, ("PIT CARD", "NEW INSTRUCTIONS"))  # the latter: the extra card dealt is named
             stats["pits"] += 1
+            stats["pitted"].add(d.dev)
         else:
             menu(d, "LAP CROSSED")
             dismiss(d, "FINISHED" if c["laps_left"] == 1 else "LAP")
@@ -125,7 +128,7 @@ def _setup(d, laps, errors):
 def run_race(workdir, players=6, laps=10, seed=1962, heap="256K", path_extra=(), max_rounds=80, env=None,
              micropypath=None, cwd=None):
     rnd = random.Random(seed)
-    stats = dict(missed=0, spins=0, braked=0, dice=0, cards=0, pits=0, laps=0, rounds=0)
+    stats = dict(missed=0, spins=0, braked=0, dice=0, cards=0, pits=0, laps=0, rounds=0, pitted=set())
     dashes = [VirtualDashboard(workdir, dev="seat%d" % (i + 1), heap=heap, path_extra=path_extra, env=env,
                                micropypath=micropypath, cwd=cwd) for i in range(players)]
     try:

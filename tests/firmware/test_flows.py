@@ -22,7 +22,7 @@ def test_boot_screen_shows_the_dashboard(dash):
     assert rows[0] == "WAIT      LAPS 3"
     assert d.big() == "  0"
     assert rows[3].endswith("MPH")
-    assert rows[5].startswith("TYRE 0/8") and rows[6].startswith("BRAK 0/5")
+    assert rows[5].startswith("TYRE 0/8") and rows[6].startswith("BRAKE 0/5")
     assert rows[7] == "OK:START TURN"
     assert "SOLO" in rows[1]
 

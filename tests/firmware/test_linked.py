@@ -76,7 +76,7 @@ def start(tmp_path, dev="linked"):
 def test_a_turn_driven_by_the_tablet(tmp_path):
     d, t = start(tmp_path)
     try:
-        d.wait(lambda: "TAB" in d.rows()[1], 5)  # the tablet is there: no standalone turn on OK
+        d.wait(lambda: "TABLET" in d.rows()[1], 5)  # the tablet is there: no standalone turn on OK
         d.tap("OK")
         assert d.rows()[7] == "NOT YOUR TURN"
         assert t.command("c1", "deal", {"card": "QR"})[0] == "done"
@@ -170,12 +170,35 @@ def test_status_line_follows_the_table(tmp_path):
             d.wait(lambda status=status: d.rows()[0].startswith(status))
         rows = d.rows()
         assert rows[0] == "FINISHED  LAPS 0"
-        assert rows[5].startswith("TYRE 5/8") and rows[6].startswith("BRAK 2/5")
+        assert rows[5].startswith("TYRE 5/8") and rows[6].startswith("BRAKE 2/5")
         assert d.big() == "100"
         refused = t.command("s9", "sync", dict(base, tyre=9))  # beyond the gauge: refused, nothing changes
         assert refused[0] == "refused"
         d.send("Q")
         assert d.car()["tyre"] == 5
+    finally:
+        t.stop()
+        d.kill()
+
+
+def test_a_spin_tells_the_player_where_the_car_goes(tmp_path):
+    # The rulebook: a car spinning off at a corner "is placed on the Spin Off Point"; a blocked car forced to brake
+    # harder than it can pay for "is placed on the outside of the track opposite the point at which it is standing".
+    d, t = start(tmp_path, dev="spins")
+    try:
+        moving = dict(t.devices["spins"].snapshot, my_turn=1, speed=120, speed_set=1, start_speed=120)
+        assert t.command("p1", "sync", moving)[0] == "done"
+        assert t.command("p2", "pen", {"spin": 1, "tyre": 0, "brake": 0, "dice": 34})[0] == "done"
+        d.wait(lambda: d.rows()[0] == "DICE 3+4")
+        assert " ".join(r.strip() for r in d.rows()[1:7] if r.strip()) == \
+            "Spun off! Put the car on the Spin Off Point. Speed 0."
+        d.tap("OK")
+        assert t.command("p3", "sync", dict(moving, brake=5))[0] == "done"
+        assert t.command("p4", "speed", {"v": 60})[0] == "done"  # blocked: down 60 with no brakes left
+        d.wait(lambda: d.rows()[0] == "SPUN OFF")
+        said = " ".join(r.strip() for r in d.rows()[1:7] if r.strip())
+        assert said == "Blocked: braking too hard. Put the car beside the track where it stands. Speed 0."
+        assert d.car()["status"] == "spun" and d.car()["speed"] == 0
     finally:
         t.stop()
         d.kill()
@@ -193,7 +216,7 @@ def test_good_carburettor_from_the_hidden_hand(tmp_path):
         d.tap("CARD")  # the hand, only while browsing
         check_view(d, "hand")
         d.tap("DOWN", "OK")  # Good Carburettor
-        assert d.rows()[0].startswith("GC SPEED")
+        assert d.rows()[0].startswith("CARBURETTOR")
         d.tap("UP", "UP", "UP", "UP", "UP")  # "Accelerate immediately up to 120 mph"
         assert d.big() == "120"
         d.tap("OK")
@@ -213,7 +236,7 @@ def test_the_longest_pit_card_text_is_shown_whole(tmp_path):
     # "New Instructions. Extra tactic card from the discard pile. Miss one move." needs six rows of 16.
     d, t = start(tmp_path)
     try:
-        d.wait(lambda: "TAB" in d.rows()[1], 5)
+        d.wait(lambda: "TABLET" in d.rows()[1], 5)
         assert t.command("c1", "turn", {"on": 1})[0] == "done"
         d.wait(lambda: d.rows()[0].startswith("SET SPEED"))
         d.tap("UP", "UP", "OK")
@@ -231,7 +254,7 @@ def test_a_damaged_save_warning_stays_until_a_key(tmp_path):
     # Nothing the tablet reports may push the warning off the screen before the player has seen it.
     d, t = start(tmp_path, dev="warned")
     try:
-        d.wait(lambda: "TAB" in d.rows()[1], 5)
+        d.wait(lambda: "TABLET" in d.rows()[1], 5)
         assert os.path.exists(d.state_path)  # the first boot's save, written before the screen came up
     finally:
         t.stop()
@@ -265,7 +288,7 @@ def test_an_acknowledged_event_is_not_sent_again_after_a_restart(tmp_path):
     # restarted too (no memory of the ids it took) would apply the same speed a second time.
     d, t = start(tmp_path, dev="acked")
     try:
-        d.wait(lambda: "TAB" in d.rows()[1], 5)
+        d.wait(lambda: "TABLET" in d.rows()[1], 5)
         assert t.command("c1", "turn", {"on": 1})[0] == "done"
         d.wait(lambda: d.rows()[0].startswith("SET SPEED"))
         d.tap("UP", "UP", "OK")
@@ -303,7 +326,7 @@ def test_the_link_is_loaded_only_once_the_tablet_speaks(tmp_path):
         t = Tablet(d)
         hello = t.wait_note(lambda n: n[0] == "hello")
         assert hello[2]["s"]["hand"] == hand  # the state it reached alone
-        d.wait(lambda: "TAB" in d.rows()[1], 5)
+        d.wait(lambda: "TABLET" in d.rows()[1], 5)
         assert t.command("c1", "turn", {"on": 1})[0] == "done"
         d.send("Q")
         assert free_alone - d.state["free"] > 6000  # the link's code came in only now

@@ -23,7 +23,7 @@ ui = u.Ui(Host(), f1car.Car())
 now = time.ticks_ms()
 
 def show():
-    screens.render(fb, ui, 0)
+    ui.draw(fb, 0)
     print(bytes(buf).hex())
 
 def later(ms):

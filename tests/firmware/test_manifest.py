@@ -20,6 +20,12 @@ def host_only(root, m):
     return {"firmware/" + n for n in names}
 
 
+def web_only(root, m):
+    """firmware/manifest.py's WEB_ONLY: the phone page's board and port module, never frozen either."""
+    names = m.namespaces[os.path.join(root, "firmware", "manifest.py")]["WEB_ONLY"]
+    return {"firmware/" + n for n in names}
+
+
 def modules_on_disk(root):
     """Every .py module in firmware/ and shared_rules/ (repository paths), manifests left out."""
     found = set()
@@ -36,7 +42,7 @@ def coverage_problems(root):
     """What is wrong with the manifests under `root`: modules left out, frozen twice, or frozen when host-only."""
     m = run_manifest(os.path.join(root, "firmware", "manifest.py"))
     frozen = collections.Counter(m.targets())
-    hosts = host_only(root, m)
+    hosts = host_only(root, m) | web_only(root, m)
     problems = []
     for name in sorted(modules_on_disk(root) - set(frozen) - hosts):
         problems.append("not frozen (add it to a manifest, or to HOST_ONLY): " + name)
@@ -67,6 +73,12 @@ def test_host_only_modules_stay_out():
     assert host_only(ROOT, m) == {"firmware/board_host.py", "firmware/link_main.py"}
     assert "firmware/board_host.py" not in m.targets() and "firmware/link_main.py" not in m.targets()
     assert not [t for t in m.targets() if t.endswith("manifest.py")]
+
+
+def test_web_only_modules_stay_out():
+    m = run_manifest(FIRMWARE_MANIFEST)
+    assert web_only(ROOT, m) == {"firmware/board_web.py", "firmware/webport.py"}
+    assert not web_only(ROOT, m) & set(m.targets())
 
 
 def test_boot_file_is_frozen_inside_the_package_not_as_main():

@@ -42,7 +42,7 @@ def test_the_tablets_transport_talks_to_the_emulated_pico_through_a_named_port(p
         dev = hello[1]
         assert hello[2]["s"]["speed"] == 0 and hello[2]["fw"], hello
         notes.wait(lambda n: n[0] == "status" and n[2] == "connected", 30)
-        board.wait_rows(lambda rows: rows[1].endswith("TAB"))  # the dashboard shows it is linked
+        board.wait_rows(lambda rows: rows[1].endswith("TABLET"))  # the dashboard shows it is linked
 
         cid = t.send(dev, "turn", {"on": 1})
         done = notes.wait(lambda n: n[0] in ("done", "refused") and n[2] == cid, 30)

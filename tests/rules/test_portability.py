@@ -10,9 +10,11 @@ from tests import mpy
 ROOT = mpy.ROOT
 PACKAGE = os.path.join(ROOT, "shared_rules")
 # Modules both runtimes have (MicroPython's versions are subsets: use only their common parts).
+# collections: for namedtuple, which MicroPython has (fields named by a tuple of strings; no _replace, no _asdict):
+# the transport's notes (shared_rules/link/notes.py) are read by field name on both runtimes.
 ALLOWED_IMPORTS = {"shared_rules", "binascii", "json", "sys", "gc", "errno", "struct", "time", "micropython", "os", "random",
-                   "select", "io"}
-FORBIDDEN_NAMES = {"__slots__", "dataclass", "Enum", "IntEnum", "TypedDict", "NamedTuple", "namedtuple"}
+                   "select", "io", "collections"}
+FORBIDDEN_NAMES = {"__slots__", "dataclass", "Enum", "IntEnum", "TypedDict", "NamedTuple"}
 
 
 def sources():
@@ -49,6 +51,8 @@ def problems_in(source, name="<src>"):
             found.append((line, "%s is not on MicroPython" % node.id))
         elif isinstance(node, ast.Attribute) and node.attr in ("__dict__",):
             found.append((line, "__dict__ differs on MicroPython"))
+        elif isinstance(node, ast.Attribute) and node.attr in ("_replace", "_asdict", "_fields", "_make"):
+            found.append((line, "a namedtuple's %s is not on MicroPython" % node.attr))
     return found
 
 

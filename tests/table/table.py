@@ -32,13 +32,15 @@ from shared_rules.f1.autoplay import BANDS, LAP_SPACES
 from shared_rules.f1.charts import STEP
 from shared_rules.f1.status import PIT, RACING, SPUN
 from shared_rules.rng import Rng
-from tests.firmware.dash import VirtualDashboard
+from tests.firmware.dash import VirtualDashboard, modes
 from tests.firmware.race_script import dial
 from tests.link.harness import FAST, NOISE, FakeUsb, raw_pty
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fox"]
 # The firmware's screens (firmware/ui.py), as its viewer channel reports them.
-MAIN, SPEED, HAND, MENU, CORNER, SETUP, MESSAGE = 0, 1, 2, 3, 4, 5, 6
+F1_MODES = modes("ui.py")
+MAIN, SPEED, HAND, MENU, CORNER, SETUP, MESSAGE = (F1_MODES[m] for m in ("MAIN", "SPEED", "HAND", "MENU", "CORNER",
+                                                                         "SETUP", "MESSAGE"))
 # BACK closes a message at once, however many pages it has (OK turns a long one's pages: a damaged save's warning)
 DOWN_TAP = {HAND: "BACK", MENU: "BACK", CORNER: "BACK", SETUP: "BACK", MESSAGE: "BACK"}
 TIMING = dict(FAST, silent=2500, command_retry=120)  # compressed time; the firmware beats every 1 s
@@ -135,15 +137,19 @@ class Seat:
         self.master, slave = pty if pty is not None else raw_pty()
         self.tty = os.ttyname(slave)
         self.dash.stdin = self.dash.stdout = slave
-        self.relay.attach_dashboard(self.master)
+        self._attach(self.master)
         try:
             self.dash.start()
         finally:
             os.close(slave)
 
+    def _attach(self, master):
+        """The line's far end takes the dashboard's pty (None: the dashboard is dead)."""
+        self.relay.attach_dashboard(master)
+
     def kill(self):
         self.dash.kill()
-        self.relay.attach_dashboard(None)
+        self._attach(None)
         # The master stays open until the next kill: the relay may still be selecting on it, and a closed
         # number is soon reused (by the next pty) and would then be read by the relay.
         if self.dead_master is not None:
@@ -188,7 +194,7 @@ class Table:
         self.frng = random.Random(seed * 7919 + 1)  # the faults: apart, so both runs choose the same moves
         self.path = os.path.join(workdir, "table.db")
         self.usb = FakeUsb()
-        self.seats = [Seat(workdir, "dash-%d" % (i + 1), self.usb, seed + i, dashboard) for i in range(players)]
+        self.seats = [self._seat(i, dashboard) for i in range(players)]
         self.pos = [0] * players
         self.ref = None
         self.transport = None
@@ -207,14 +213,25 @@ class Table:
         self.sync_log = []  # why each sync was queued (_watch_syncs), to explain a count that differs
 
     # ---- setting up and tearing down ------------------------------------------------------------------
+    def _seat(self, i, dashboard):
+        """Seat i's dashboard and its line to the tablet (tests/table/phone_table.py: a phone's instead)."""
+        return Seat(self.workdir, "dash-%d" % (i + 1), self.usb, self.seed + i, dashboard)
+
+    def _ports(self):
+        """The tablet's port source (a new tablet's, after kill_tablet)."""
+        return PyserialPorts(self.usb)
+
+    def _noisy_lines(self):
+        for s in self.seats:
+            for f in (s.relay.up, s.relay.down):
+                for k, v in self.line_noise.items():
+                    setattr(f, k, v)
+
     def open(self):
         for s in self.seats:
             s.start()
         if self.faulty:
-            for s in self.seats:
-                for f in (s.relay.up, s.relay.down):
-                    for k, v in self.line_noise.items():
-                        setattr(f, k, v)
+            self._noisy_lines()
         self.ref = Referee.new(self.path, NAMES[: len(self.seats)], self.laps, seed=self.seed)
         self._watch_syncs(self.ref)
         self._start_tablet()
@@ -224,7 +241,7 @@ class Table:
         return self
 
     def _start_tablet(self):
-        self.transport = t = Transport(PyserialPorts(self.usb), TIMING)
+        self.transport = t = Transport(self._ports(), TIMING)
         send = t.send
 
         def sending(dev, name, args, cmd_id=None):
@@ -400,6 +417,10 @@ class Table:
         s = self.seats[self.frng.randrange(len(self.seats)) if seat is None or self.frng.random() < 0.5 else seat]
         self.counts[kind] += 1
         self.fault_log.append((self.counts["turns"], kind, s.dev, seat))
+        self.fault(kind, s)
+
+    def fault(self, kind, s):
+        """One fault of `kind` on seat `s` (a Seat), now."""
         if kind == "unplug":
             s.unplug()
             self.pump(lambda: False, self.frng.uniform(0.05, 1.5))

@@ -1,0 +1,374 @@
+// The seat page's side of the phone board: the dashboard's own firmware runs here, on MicroPython's WebAssembly
+// port (firmware/webport.py fills what that port lacks, firmware/board_web.py is the board). This file is the
+// board's hardware: the canvas (the OLED at a whole-number scale), five buttons, the turn light, tone and buzz,
+// the browser storage of /data, and the seat's link socket. No rule of either game is here.
+//
+// The link: GET /<token>/link, a WebSocket whose text messages carry raw protocol bytes (docs/protocol.md, §13 "The
+// link over a WebSocket"): what the firmware writes to stdout goes out as it would on a Pico's USB serial line,
+// what the tablet sends is fed to its stdin. Message boundaries mean nothing.
+
+const BUTTONS = ["UP", "DOWN", "OK", "CARD", "BACK"]; // firmware/board.py's order: bit i of Board.buttons()
+const W = 128, H = 64, PAGES = 8;
+const LIT = [150, 220, 255], DARK = [0, 0, 0];
+const HEAP = 256 * 1024; // the first heap, as the unix port's tests give the firmware (a Pico has some 190 KB
+// free); the port grows it from the page's memory when it runs out (gc.mem_free() there counts what it could add)
+const RETRY_MS = 1000; // a link socket that closed (no tablet, Wi-Fi away) is tried again this often
+const TAKEN = 4001; // close code: another phone or tab took the seat
+const SILENT_MS = 3500; // the tablet speaks at least every second (docs/protocol.md §7): this long silent, the link
+// is dead even if the socket looks open (Wi-Fi gone, the tablet's end dropped while this phone slept): link again
+
+const token = location.pathname.split("/")[1];
+const storeKey = "f1dash:" + token; // /data of this seat's dashboard, one item written whole
+const devKey = "f1dash:" + token + ":dev"; // this seat's dashboard id on this phone
+
+// What the page knows, for its status line and for tests (tests/web read it through WebDriver).
+const dash = (window.dash = {
+  frame: 0, scale: 0, lit: LIT, dark: DARK, booted: false, firstFrameMs: null, linked: false, taken: false,
+  error: null, awake: "unknown", stored: 0, taps: [], log: "",
+});
+
+let mp = null, FS = null, board = null, wakeLink = null, ws = null, retry = null, lastHeard = 0;
+let lastStored = null, storageError = null;
+const inbox = []; // bytes from the tablet not yet read by the firmware
+let inHead = 0;
+const outbox = []; // bytes the firmware wrote, sent at the end of its step
+let flushQueued = false;
+const encoder = new TextEncoder(), decoder = new TextDecoder(), logDecoder = new TextDecoder();
+const fb = new Uint8Array(W * PAGES); // the pages as the firmware sent them
+let dirtyFrom = PAGES, dirtyTo = -1, pressedAt = null;
+let canvas, ctx, small, img, audio = null, osc = null, wakeLock = null;
+
+// ---- status line: what is true now ---------------------------------------------------------------------------
+function status() {
+  let text;
+  if (dash.error) text = "The dashboard stopped: " + dash.error;
+  else if (dash.taken) text = "Another phone or tab took this seat: this one is stopped.";
+  else if (!dash.booted) text = "Starting the dashboard…";
+  else if (dash.linked) text = "Linked to the tablet.";
+  else text = "Not linked to the tablet: the dashboard plays on its own and keeps your car on this phone.";
+  if (storageError) text += " This browser does not keep the car: " + storageError;
+  if (dash.booted && !dash.taken && dash.awake === "no") text += " Keep the screen on yourself: " + dash.awakeWhy;
+  document.getElementById("status").textContent = text;
+  dash.status = text;
+}
+
+// ---- storage: /data, whole, in one localStorage item ---------------------------------------------------------
+function b64(bytes) {
+  let s = "";
+  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+  return btoa(s);
+}
+
+function unb64(text) {
+  const s = atob(text), out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+function restore() {
+  FS.mkdirTree("/data");
+  let saved = null;
+  try {
+    saved = localStorage.getItem(storeKey);
+  } catch (e) {
+    storageError = String(e);
+  }
+  if (!saved) return;
+  for (const [name, data] of Object.entries(JSON.parse(saved))) FS.writeFile("/data/" + name, unb64(data));
+  lastStored = saved;
+}
+
+// Called after every save (the board's emit of "W n") and before any byte goes out on the link: one setItem, so
+// the browser holds either the old /data or the new one, whole. Synchronous: stored when this returns.
+function persist() {
+  if (!FS || dash.taken) return;
+  const files = {};
+  for (const name of FS.readdir("/data")) {
+    const path = "/data/" + name;
+    if (name !== "." && name !== ".." && FS.isFile(FS.stat(path).mode)) files[name] = b64(FS.readFile(path));
+  }
+  const text = JSON.stringify(files);
+  if (text === lastStored) return;
+  try {
+    localStorage.setItem(storeKey, text);
+    lastStored = text;
+    dash.stored++;
+    storageError = null;
+  } catch (e) {
+    storageError = String(e); // full or forbidden (some private modes): said on the status line
+    status();
+  }
+}
+
+function deviceId() {
+  let id = null;
+  try {
+    id = localStorage.getItem(devKey);
+    if (!id) {
+      id = Array.from(crypto.getRandomValues(new Uint8Array(8)), (x) => x.toString(16).padStart(2, "0")).join("");
+      localStorage.setItem(devKey, id);
+    }
+  } catch (e) {
+    id = id || "0000000000000000";
+  }
+  return id;
+}
+
+// ---- the OLED ------------------------------------------------------------------------------------------------
+function setupCanvas() {
+  canvas = document.getElementById("oled");
+  const dpr = window.devicePixelRatio || 1;
+  const room = Math.min(window.innerWidth - 36, 640); // CSS px across, the border included
+  const scale = Math.max(1, Math.floor((room * dpr) / W)); // device pixels per OLED pixel: whole
+  canvas.width = W * scale;
+  canvas.height = H * scale;
+  canvas.style.width = (W * scale) / dpr + "px";
+  canvas.style.height = (H * scale) / dpr + "px";
+  ctx = canvas.getContext("2d", { alpha: false });
+  const one = document.createElement("canvas"); // the OLED at one pixel per pixel, off the page
+  one.width = W;
+  one.height = H;
+  small = one.getContext("2d", { alpha: false });
+  img = small.createImageData(W, H);
+  dash.scale = scale;
+  paint(0, PAGES - 1);
+}
+
+// Rows of pages p0..p1 from fb: drawn at one pixel per OLED pixel, then scaled up by the canvas itself with smoothing
+// off (nearest neighbour: each OLED pixel a whole block of one colour). Drawing the blocks in script cost scale² as
+// much (64 device pixels per OLED pixel on a phone at scale 8). Every pixel opaque: an alpha of 0 would show
+// whatever is behind the canvas.
+function paint(p0, p1) {
+  const d = img.data, y0 = p0 * 8, y1 = (p1 + 1) * 8;
+  for (let y = y0; y < y1; y++) {
+    const page = y >> 3, bit = 1 << (y & 7);
+    for (let x = 0, k = y * W * 4; x < W; x++, k += 4) {
+      const c = fb[page * W + x] & bit ? LIT : DARK;
+      d[k] = c[0]; d[k + 1] = c[1]; d[k + 2] = c[2]; d[k + 3] = 255;
+    }
+  }
+  small.putImageData(img, 0, 0, 0, y0, W, y1 - y0);
+  const s = dash.scale;
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(small.canvas, 0, y0, W, y1 - y0, 0, y0 * s, W * s, (y1 - y0) * s);
+}
+
+// ---- what the firmware calls: the JS module `dashpage` -------------------------------------------------------
+const dashpage = {
+  device_id: deviceId,
+  random_byte: () => crypto.getRandomValues(new Uint8Array(1))[0],
+  link_waiting: () => inbox.length - inHead,
+  on_link: (wake) => { wakeLink = wake; },
+  attach: (b) => { board = b; },
+  page: (p, hex) => {
+    for (let x = 0; x < W; x++) fb[p * W + x] = parseInt(hex.substr(x * 2, 2), 16);
+    dirtyFrom = Math.min(dirtyFrom, p);
+    dirtyTo = Math.max(dirtyTo, p);
+  },
+  frame: () => {
+    if (dirtyTo >= dirtyFrom) paint(dirtyFrom, dirtyTo);
+    dirtyFrom = PAGES;
+    dirtyTo = -1;
+    dash.frame++;
+    const now = performance.now();
+    if (dash.firstFrameMs === null) {
+      dash.firstFrameMs = now; // since the page was asked for (performance's time origin)
+      dash.booted = true;
+      for (const name of BUTTONS) document.getElementById(name).disabled = false;
+      status();
+    }
+    if (pressedAt !== null) {
+      dash.taps.push(now - pressedAt);
+      pressedAt = null;
+    }
+  },
+  led: (on) => document.getElementById("led").classList.toggle("on", !!on),
+  tone: (hz) => {
+    if (osc) { osc.stop(); osc = null; }
+    if (hz && audio && audio.state === "running") {
+      osc = audio.createOscillator();
+      const gain = audio.createGain();
+      gain.gain.value = 0.05;
+      osc.type = "square";
+      osc.frequency.value = hz;
+      osc.connect(gain).connect(audio.destination);
+      osc.start();
+    }
+  },
+  persist: persist,
+};
+
+// ---- stdin and stdout: the link's bytes ----------------------------------------------------------------------
+function readByte() {
+  // firmware/webport.py's poll says there is a byte before the firmware reads one
+  if (inHead >= inbox.length) return null;
+  const c = inbox[inHead++];
+  if (inHead === inbox.length) { inbox.length = 0; inHead = 0; }
+  return c;
+}
+
+function writeBytes(bytes) {
+  for (const c of bytes) outbox.push(c);
+  if (!flushQueued) {
+    flushQueued = true;
+    queueMicrotask(flushOut); // once the firmware's step is over: one message for what it wrote
+  }
+}
+
+function flushOut() {
+  flushQueued = false;
+  const bytes = Uint8Array.from(outbox);
+  outbox.length = 0;
+  dash.log = (dash.log + logDecoder.decode(bytes, { stream: true })).slice(-4000);
+  if (ws && ws.readyState === WebSocket.OPEN) {
+    persist(); // an ack never leaves before the journal line it follows is stored
+    ws.send(decoder.decode(bytes, { stream: true }));
+  } // else: nobody on the line, as a Pico with no tablet
+}
+
+function connect() {
+  retry = null;
+  if (dash.taken || (ws && ws.readyState <= WebSocket.OPEN)) return;
+  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/" + token + "/link";
+  const sock = (ws = new WebSocket(url));
+  sock.onopen = () => { dash.linked = true; lastHeard = performance.now(); status(); };
+  sock.onmessage = (e) => {
+    if (typeof e.data !== "string") return; // the contract is text
+    lastHeard = performance.now();
+    for (const c of encoder.encode(e.data)) inbox.push(c);
+    if (wakeLink) wakeLink();
+  };
+  sock.onclose = (e) => {
+    if (ws !== sock) return;
+    ws = null;
+    dash.linked = false;
+    if (e.code === TAKEN) {
+      dash.taken = true;
+      stopHere();
+    } else if (!retry) {
+      retry = setTimeout(connect, RETRY_MS);
+    }
+    status();
+  };
+}
+
+function watchLink() {
+  if (ws && ws.readyState === WebSocket.OPEN && performance.now() - lastHeard > SILENT_MS) {
+    ws.close(); // as pulling the cable: its onclose links again
+  }
+}
+
+function stopHere() {
+  // Another page runs this seat now: this one neither stores nor takes presses (its loop would write over the
+  // other's storage on this phone otherwise). Its player may take the seat back.
+  for (const name of BUTTONS) document.getElementById(name).disabled = true;
+  const again = document.getElementById("again");
+  again.style.display = "block";
+  again.onclick = () => location.reload();
+}
+
+// ---- the buttons, the buzz, the screen kept awake ------------------------------------------------------------
+async function keepAwake() {
+  if (!("wakeLock" in navigator)) {
+    dash.awake = "no";
+    dash.awakeWhy = window.isSecureContext ? "this browser cannot keep it on." :
+      "browsers keep a screen on only for https pages.";
+    return status();
+  }
+  if (wakeLock || document.visibilityState !== "visible") return;
+  try {
+    wakeLock = await navigator.wakeLock.request("screen");
+    dash.awake = "yes";
+    wakeLock.addEventListener("release", () => { wakeLock = null; });
+  } catch (e) {
+    dash.awake = "no"; // refused (battery saver, no user gesture yet): asked again on the next press
+    dash.awakeWhy = "this browser refused (" + e.name + ").";
+  }
+  status();
+}
+
+function press(i, down) {
+  const el = document.getElementById(BUTTONS[i]);
+  if (el.disabled || el.classList.contains("down") === down) return;
+  el.classList.toggle("down", down);
+  if (down) {
+    if (navigator.vibrate) navigator.vibrate(12); // the buzz of each press, where the phone has a vibrator
+    if (!audio && window.AudioContext) audio = new AudioContext(); // sound needs a press first
+    else if (audio && audio.state === "suspended") audio.resume();
+    keepAwake();
+    pressedAt = performance.now();
+  }
+  if (board) board.edge(i, down);
+}
+
+function setupButtons() {
+  BUTTONS.forEach((name, i) => {
+    const el = document.getElementById(name);
+    el.disabled = true; // until the firmware runs
+    el.addEventListener("pointerdown", (e) => {
+      e.preventDefault();
+      try {
+        el.setPointerCapture(e.pointerId); // the release comes here even if the finger slides off
+      } catch (err) {
+        // no such pointer (an event made by a script): nothing to capture
+      }
+      press(i, true);
+    });
+    for (const type of ["pointerup", "pointercancel", "lostpointercapture"]) el.addEventListener(type, () => press(i, false));
+  });
+  document.addEventListener("contextmenu", (e) => e.preventDefault());
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") {
+      keepAwake();
+      if (!dash.taken && !ws) connect(); // back from the lock screen: link again at once
+    } else {
+      persist();
+    }
+  });
+  window.addEventListener("pagehide", persist);
+  window.addEventListener("resize", setupCanvas); // the phone turned: the largest whole scale that fits again
+  document.addEventListener("resume", () => { watchLink(); if (!dash.taken && !ws) connect(); }); // a frozen page back
+  window.addEventListener("online", () => { if (!dash.taken && !ws) connect(); });
+}
+
+// ---- start -------------------------------------------------------------------------------------------------------
+function fail(e) {
+  dash.error = e && e.message ? e.message.split("\n").slice(-2).join(" ") : String(e);
+  status();
+}
+
+export async function boot(urls) {
+  // Before the first frame, an error means the dashboard did not start; after it, the firmware restarts by itself
+  // (main.start_async) and a page script's slip is not the dashboard stopping.
+  window.addEventListener("error", (e) => { if (!dash.booted) fail(e.error || e.message); });
+  window.addEventListener("unhandledrejection", (e) => { if (!dash.booted) fail(e.reason); });
+  setupButtons();
+  setupCanvas();
+  status();
+  try {
+    const [runtime, bundle] = await Promise.all([
+      import(urls.runtime),
+      fetch(urls.firmware).then((r) => r.json()),
+    ]);
+    mp = await runtime.loadMicroPython({
+      url: urls.wasm, heapsize: HEAP, linebuffer: false, stdin: readByte, stdout: writeBytes,
+      stderr: (b) => console.warn(new TextDecoder().decode(b)),
+    });
+    FS = mp.FS;
+    for (const [path, data] of Object.entries(bundle.files)) {
+      FS.mkdirTree("/lib/" + path.slice(0, path.lastIndexOf("/")));
+      FS.writeFile("/lib/" + path, unb64(data)); // .mpy as on a Pico (or .py where the tablet has no mpy-cross)
+    }
+    restore();
+    mp.registerJsModule("dashpage", dashpage);
+    // For tests and the curious: the framebuffer the firmware drew, as hex (what the canvas must show).
+    dash.fb = () => mp.pyimport("binascii").hexlify(board.buf).decode();
+    dash.python = (code) => mp.runPython(code); // what a test runs inside (a fault to restart from)
+    mp.runPython("from firmware import webport\nwebport.start()");
+    keepAwake();
+    connect();
+    setInterval(watchLink, 500);
+  } catch (e) {
+    fail(e);
+  }
+}

@@ -1,0 +1,151 @@
+# The one place where the browser's MicroPython (the official WebAssembly port, the npm package
+# @micropython/micropython-webassembly-pyscript, sys.platform "webassembly") is made to offer what this firmware uses
+# on a Pico. Its asyncio is the port's own (ports/webassembly/asyncio/core.py of MicroPython v1.27.0, the release
+# companion/phones/static/runtime pins), not the Pico's: the internals reached here are that module's. install()
+# fills each gap before firmware/main.py loads; start() then runs the dashboard. Nothing else in the firmware knows
+# it runs in a page; the page's side of each gap is `dashpage`, a JS module the seat page
+# registers (companion/phones/static/seat.js). The gaps, and why each is filled this way:
+#
+#   machine            no such module; main.py imports it at boot and link.py asks it for unique_id(). A stand-in
+#                      whose unique_id() is this phone's dashboard id (random, kept in the browser by the page).
+#   os.urandom         absent (the event prefixes of shared_rules.link and the standalone dice need it): the
+#                      browser's crypto.getRandomValues, through the page.
+#   os.getenv          absent (a page has no environment): always None, as an unset variable on the unix port.
+#   asyncio.run        absent: the port's loop runs on the page's timers (setTimeout), and nothing may block the
+#                      page, so there is no call that runs a loop to its end. main.py's run() blocks; start()
+#                      runs main.py's start_async() (the same restart after an error) as a task of that loop.
+#   the loop's exception handler   app.py's handler ends the run by raising: asyncio.run would raise it to main.py.
+#                      Here it would escape into a JS timer and leave half the tasks running; it is thrown into the
+#                      run's own task instead (start_async catches it there and restarts, as run() does).
+#   asyncio.ThreadSafeFlag   absent (no threads, no interrupts): the page's events run between two steps of the
+#                      loop, never inside one, so an Event that clears itself when its waiter wakes is the same.
+#   asyncio.core._io_queue   absent (the loop never polls streams): app.py parks its link task there until stdin is
+#                      readable. Only stdin is ever waited for here: one waiting task, woken by the page when the
+#                      seat's WebSocket brings bytes.
+#   select.poll        the port's says stdin is always readable, and a read with nothing there gives b'' or raises
+#                      EAGAIN (to link.py: the end of input). A stand-in poll asks the page how many bytes wait.
+#
+# sys.stdin and sys.stdout are the port's own: the page feeds stdin (Module.stdin) from the WebSocket and sends
+# what is written to stdout (Module.stdout) on it, so the link is byte for byte a Pico's USB serial line.
+import asyncio
+import os
+import sys
+
+import dashpage  # type: ignore[import-not-found]  # registered by the seat page
+
+_POLLIN = 1
+
+
+class _Machine:
+    """The `machine` module's one function the firmware calls off a Pico."""
+
+    @staticmethod
+    def unique_id():
+        import binascii
+
+        return binascii.unhexlify(dashpage.device_id())
+
+
+def _urandom(n):
+    return bytes(dashpage.random_byte() for _ in range(n))
+
+
+def _getenv(name, default=None):
+    return default
+
+
+class _ThreadSafeFlag:
+    def __init__(self):
+        self._event = asyncio.Event()
+
+    def set(self):
+        self._event.set()
+
+    def clear(self):
+        self._event.clear()
+
+    async def wait(self):
+        await self._event.wait()
+        self._event.clear()
+
+
+class _StdinQueue:
+    """asyncio.core._io_queue for the one stream waited on here: stdin, the link."""
+
+    def __init__(self):
+        self.waiting = None  # the task parked until the link has bytes
+
+    def queue_read(self, stream):
+        if stream is not sys.stdin:
+            raise OSError("the web port waits on stdin only")
+        core = asyncio.core  # type: ignore[attr-defined]
+        task = core.cur_task
+        if dashpage.link_waiting():
+            core._task_queue.push(task)  # bytes already there: run again at once
+        else:
+            self.waiting = task
+            task.data = self  # how asyncio finds the queue to take the task off when it is cancelled
+
+    def remove(self, task):
+        if self.waiting is task:
+            self.waiting = None
+
+    def wake(self):
+        """Called by the page when bytes arrived on the seat's WebSocket."""
+        task = self.waiting
+        if task is not None:
+            self.waiting = None
+            task.data = None
+            asyncio.core._task_queue.push(task)  # type: ignore[attr-defined]
+
+
+class _Poll:
+    """select.poll() over stdin, answered from the bytes the page holds."""
+
+    def register(self, stream, mask=_POLLIN):
+        self.stream = stream
+
+    def poll(self, timeout=-1):
+        # Never waits (the page's loop cannot): the link polls with timeout 0, and its task waits in _io_queue.
+        return [(self.stream, _POLLIN)] if dashpage.link_waiting() else []
+
+
+class _Select:
+    POLLIN = _POLLIN
+    poll = _Poll
+
+
+_run = None  # the task running main.start_async()
+
+
+def _call_exception_handler(context):
+    loop = asyncio.core.Loop  # type: ignore[attr-defined]
+    try:
+        (loop._exc_handler or loop.default_exception_handler)(loop, context)
+    except Exception as e:  # the handler ends the run: asyncio.run would have raised this to main.py
+        run = _run
+        if run is not None and not run.done():
+            run.cancel()  # off whatever it waits on, and scheduled now...
+            run.data = e  # ...to have this thrown in rather than CancelledError
+
+
+def install():
+    """Fill the gaps, before firmware/main.py (or anything else of the firmware) is imported."""
+    sys.modules["machine"] = _Machine  # type: ignore[assignment]  # import takes any object put there
+    sys.modules["select"] = _Select  # type: ignore[assignment]
+    os.urandom = _urandom  # type: ignore[attr-defined]
+    os.getenv = _getenv  # type: ignore[attr-defined]
+    asyncio.ThreadSafeFlag = _ThreadSafeFlag  # type: ignore[attr-defined]
+    core = asyncio.core  # type: ignore[attr-defined]
+    core._io_queue = queue = _StdinQueue()
+    core.Loop.call_exception_handler = _call_exception_handler
+    dashpage.on_link(queue.wake)
+
+
+def start():
+    """Start the dashboard on the page's loop; returns at once."""
+    global _run
+    install()
+    from firmware import main
+
+    _run = asyncio.create_task(main.start_async())

@@ -1,0 +1,217 @@
+"""The seat page runs the dashboard's own firmware, in two real engines (Chromium, WebKitGTK): it boots, a tap
+changes the canvas, the canvas is the firmware's framebuffer pixel for pixel (and the same frames and save as the unix
+port driven by the same buttons), and a reload comes back to the saved car. Standalone: no tablet behind the page."""
+
+import base64
+
+import pytest
+
+from firmware import restore
+from tests.firmware.dash import VirtualDashboard, text_rows
+from tests.phones.browser import Page
+from tests.web.engines import MISSING, SeatServer, open_engine, visit
+
+# Start a turn, set 40 mph (two steps up), confirm, back to the main screen: every tap changes the screen, no dice.
+SCRIPT = ("OK", "UP", "UP", "OK", "BACK")
+
+
+@pytest.fixture(scope="module")
+def server():
+    with SeatServer() as s:
+        yield s
+
+
+@pytest.fixture(scope="module", params=["chromium", "webkit"])
+def browser(request):
+    if MISSING[request.param]:
+        pytest.skip(MISSING[request.param])
+    with open_engine(request.param) as b:
+        yield b
+
+
+def boot(page: Page):
+    def started():
+        d = page.dash() or {}  # None until the page's script has run (WebKit's get may return before it does)
+        return d.get("booted") or d.get("error")
+
+    page.wait(started, timeout=60, what="the firmware's first frame")
+    assert page.dash()["error"] is None
+    return canvas(page)
+
+
+def canvas(page: Page):
+    """What the canvas shows, read back pixel by pixel: (frame number, the 1024 SSD1306 bytes)."""
+    return page.wait(page.screen, what="a whole frame on the canvas")
+
+
+def framebuffer(page: Page):
+    """The firmware's own framebuffer, read from the page's MicroPython."""
+    return bytes.fromhex(page.js("return window.dash.fb()"))
+
+
+def tap(page: Page, name):
+    """Tap and wait for the frame it draws."""
+    frame = page.dash()["frame"]
+    page.tap(name)
+    page.wait(lambda: page.dash()["frame"] > frame, what="the frame of " + name)
+    return canvas(page)
+
+
+def test_the_page_boots_the_firmware(server, browser):
+    page = visit(browser, server.new_seat())
+    frame, buf = boot(page)
+    assert buf == framebuffer(page)
+    assert "OK:START TURN" in text_rows(buf)
+    assert page.dash()["scale"] >= 1 and isinstance(page.dash()["scale"], int)
+    assert page.text("status").startswith("Not linked to the tablet")  # what is true now: no tablet here
+    assert all(page.js("return !document.getElementById(arguments[0]).disabled", n) for n in
+               ("UP", "DOWN", "OK", "CARD", "BACK"))
+
+
+def test_a_tap_changes_the_canvas_to_the_firmwares_framebuffer(server, browser):
+    page = visit(browser, server.new_seat())
+    _, before = boot(page)
+    _, after = tap(page, "OK")
+    assert after != before
+    assert text_rows(after)[0].startswith("SET SPEED")
+    assert after == framebuffer(page)
+
+
+def saved(page: Page):
+    """The save in the page's browser storage, decoded as the firmware's restore reads it."""
+    files = page.js("return JSON.parse(localStorage.getItem('f1dash:' + location.pathname.split('/')[1]))")
+    return restore.decode(base64.b64decode(files["state.json"]))
+
+
+def test_the_same_buttons_give_the_unix_ports_frames_and_save(server, browser, tmp_path):
+    page = visit(browser, server.new_seat())
+    dash = VirtualDashboard(str(tmp_path)).start()
+    try:
+        _, buf = boot(page)
+        assert buf == bytes(dash.buf)
+        for name in SCRIPT:
+            dash.tap(name)  # answered once its save is on disk
+            _, buf = tap(page, name)
+            assert buf == bytes(dash.buf), "after %s: the page shows %s, the unix port %s" % (
+                name, text_rows(buf), text_rows(dash.buf))
+        with open(dash.state_path, "rb") as f:
+            on_disk = restore.decode(f.read())
+        page.wait(lambda: saved(page)["car"] == on_disk["car"], what="the page's save equal to the unix port's")
+        assert (saved(page)["done"], saved(page)["ev"]) == (on_disk["done"], on_disk["ev"])
+    finally:
+        dash.kill()
+
+
+def test_a_reload_comes_back_to_the_saved_car(server, browser):
+    url = server.new_seat()
+    page = visit(browser, url)
+    boot(page)
+    for name in SCRIPT:
+        _, shown = tap(page, name)
+    assert "OK:MOVE MENU" in text_rows(shown)  # 40 mph set, the turn under way
+    page.wait(lambda: page.js("return localStorage.getItem('f1dash:' + location.pathname.split('/')[1])"),
+              what="the save in the browser's storage")
+    page.wait(lambda: page.dash()["stored"] >= 2, what="the save after the speed was set")
+    browser.driver.refresh()
+    _, again = boot(page)
+    assert again == shown
+
+    fresh = visit(browser, server.new_seat())  # another seat's page on this phone starts from nothing
+    _, other = boot(fresh)
+    assert "OK:START TURN" in text_rows(other)
+
+
+def test_a_long_press_selects_nothing_and_opens_no_menu(server, browser):
+    page = visit(browser, server.new_seat())
+    boot(page)
+    for element in ("document.body", "document.getElementById('OK')"):
+        style = page.js("const s = getComputedStyle(%s); return [s.userSelect || s.webkitUserSelect, s.webkitUserSelect]"
+                        % element)
+        assert "none" in style
+    prevented = page.js("const e = new MouseEvent('contextmenu', {bubbles: true, cancelable: true});"
+                        "document.getElementById('OK').dispatchEvent(e); return e.defaultPrevented")
+    assert prevented
+
+
+def test_a_task_that_dies_restarts_the_dashboard_from_its_save(server, browser):
+    # app.py's exception handler ends the run when a task dies; on a Pico main.run() then starts the app again from
+    # its save. In the page the loop never ends: firmware/webport.py throws the error into main.start_async's run.
+    page = visit(browser, server.new_seat())
+    boot(page)
+    for name in SCRIPT:
+        _, shown = tap(page, name)
+    page.wait(lambda: page.dash()["stored"] >= 2, what="the save after the speed was set")
+    frames = page.dash()["frame"]
+    page.js("window.dash.python(arguments[0])",
+            "import asyncio\nasync def _dies():\n    raise ValueError('a defect')\nasyncio.create_task(_dies())")
+    page.wait(lambda: "ValueError: a defect" in page.dash()["log"] or None, what="the error printed")
+    page.wait(lambda: page.dash()["frame"] > frames, what="the dashboard started again")
+    assert canvas(page)[1] == shown  # the saved car, on the same screen
+    _, after = tap(page, "OK")  # and the new run takes presses
+    assert after != shown and after == framebuffer(page)
+    assert page.dash()["error"] is None
+
+
+# Before a screenshot: two animation frames, so the page has been through a rendering update since its last change.
+# WebKitGTK's screenshot is the last frame the page presented, and right after the firmware's first frame it may not
+# have presented one yet: without this wait, 2 of 3 cold loads under Xvfb gave a screenshot of the canvas still black
+# (or an earlier layout) 1 to 2 s after the frame was on it, while the canvas itself (getImageData) held the
+# firmware's frame; with it, 6 of 6 matched. That is the "black canvas on a screenshot" a first try at this page saw.
+_PRESENTED = ("const done = arguments[arguments.length - 1];"
+              "requestAnimationFrame(() => requestAnimationFrame(() => done(true)));")
+_GEOMETRY = ("const c = document.getElementById('oled'), r = c.getBoundingClientRect();"
+             "return [r.left + c.clientLeft, r.top + c.clientTop, window.devicePixelRatio, window.dash.scale];")
+
+
+def screenshot_oled(page: Page):
+    """The OLED as the browser's screenshot shows it (each pixel's centre, lit when it is more blue than not)."""
+    from tests.web import png
+
+    page.browser.driver.execute_async_script(_PRESENTED)
+    left, top, dpr, s = page.js(_GEOMETRY)
+    _, _, rows = png.decode(page.browser.driver.get_screenshot_as_png())
+    buf = bytearray(128 * 8)
+    for y in range(64):
+        py = int((top + (y + 0.5) * s / dpr) * dpr)
+        for x in range(128):
+            px = int((left + (x + 0.5) * s / dpr) * dpr)
+            if rows[py][px * 3 + 2] > 128:
+                buf[(y >> 3) * 128 + x] |= 1 << (y & 7)
+    return bytes(buf)
+
+
+def test_a_screenshot_shows_the_firmwares_frame(server, browser):
+    page = visit(browser, server.new_seat())
+    _, first = boot(page)
+    assert screenshot_oled(page) == first
+    _, after = tap(page, "OK")
+    assert screenshot_oled(page) == after == framebuffer(page)
+
+
+def test_each_press_buzzes_where_the_phone_can_and_the_status_says_if_the_screen_stays_on(server, browser):
+    page = visit(browser, server.new_seat())
+    boot(page)
+    # A vibrator that counts (this machine has none; WebKitGTK has no navigator.vibrate at all)
+    page.js("window.buzzes = []; navigator.vibrate = (ms) => { window.buzzes.push(ms); return true; };")
+    tap(page, "OK")
+    tap(page, "UP")
+    assert len(page.js("return window.buzzes")) == 2
+    awake = page.dash()["awake"]
+    assert awake in ("yes", "no")
+    if awake == "no":  # refused here (no user activation under WebDriver) or not offered: said, with why
+        assert "Keep the screen on yourself" in page.text("status")
+    else:
+        assert "Keep the screen on" not in page.text("status")
+
+
+def test_a_resized_page_gets_the_largest_whole_scale_that_fits(server, browser):
+    page = visit(browser, server.new_seat())
+    _, before = boot(page)
+    scale = page.dash()["scale"]
+    size = browser.driver.get_window_size()
+    try:
+        browser.driver.set_window_size(300, size["height"])  # narrower: the screen's width is what limits it
+        page.wait(lambda: page.dash()["scale"] < scale, what="a smaller scale")
+        assert canvas(page)[1] == before  # the same frame, redrawn whole at the new scale
+    finally:
+        browser.driver.set_window_size(size["width"], size["height"])

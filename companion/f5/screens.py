@@ -226,7 +226,7 @@ class F5Controller:
         """Back to the Formula 1 setup; a game in progress stays saved and can be resumed."""
         self.close()
         self.app.f5 = None
-        self.app.sm.current = "setup"
+        self.app.show("setup")  # its Continue offers the game just left
 
     def back(self):
         """Back (Escape, Android's Back, a screen's Back button) on a Formula 5 screen."""

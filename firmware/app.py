@@ -327,8 +327,6 @@ class App:
             gc.collect()
 
 
-
-
 def _task_failed(loop, context):
     # A task that dies would leave the dashboard half alive (buttons but no link, or the other way round): end the
     # whole run instead, so that main.py restarts the app from its save, as after an error anywhere else.

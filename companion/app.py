@@ -13,6 +13,7 @@ quitting are asked first; nothing quits without asking.
 """
 
 import importlib
+import importlib.util
 import os
 import threading
 import time
@@ -139,8 +140,9 @@ class CompanionApp(App):
         return self.ports is not None and hasattr(self.ports, "virtual")
 
     def _phones_possible(self):
-        # Without virtual dashboards the phones run the firmware themselves, linked on their seats' sockets
-        return self._mirrors() or self.links is not None
+        # Without virtual dashboards the phones run the firmware themselves, linked on their seats' sockets, where
+        # the phones' server can run (an APK built without aiohttp and segno: Picos only)
+        return self._mirrors() or self.links is not None and phones_server_available()
 
     def need_phones(self):
         """The phones' server, made when the first game opens: mirroring this tablet's virtual dashboards, or
@@ -604,6 +606,11 @@ class CompanionApp(App):
         finally:
             self.root.canvas.before.remove(bg)
         return path
+
+
+def phones_server_available():
+    """The phones' server and QR codes can be loaded here (aiohttp, segno)."""
+    return all(importlib.util.find_spec(name) is not None for name in ("aiohttp", "segno"))
 
 
 def _wrapped(text, **kw):

@@ -1,12 +1,13 @@
 """The real app on a tablet that is not a Linux PC with the unix port, in a real (offscreen SDL) window.
 
-    python -m tests.companion.any_tablet OUT.json [--no-unix-terminals] [--phone]
+    python -m tests.companion.any_tablet OUT.json [--no-unix-terminals] [--no-phones-server] [--phone]
 
 --no-unix-terminals: `pty`, `termios`, `tty` and `fcntl` do not exist in this process (a finder on sys.meta_path
 refuses them before anything is imported), as on Windows. The test runs it with a Python and a PATH where no
 `micropython` can be found. The scenario: the setup screen comes, then pairing for three players; what the
 seat cards offer is written to OUT.json (tests/companion/test_any_tablet.py reads it).
 
+--no-phones-server: `aiohttp` does not exist either (an APK built without it): no phone can be served.
 --phone: the scenario a phone plays beside it (tests/companion/test_phone_seats.py drives the phone, a real
 Chromium on the seat's address): pairing, the phone's seat paired by its link, the race, its speed set on the
 phone, the page reloaded. OUT.json is written at each stage, so the test knows when to act.
@@ -107,6 +108,8 @@ def main(argv):
         sys.meta_path.insert(0, NoUnixTerminals())
         for name in UNIX_TERMINALS:
             sys.modules.pop(name, None)  # none is imported this early; if one were, it goes
+    if "--no-phones-server" in argv:
+        sys.modules["aiohttp"] = None  # type: ignore[assignment]  # Python's mark of a module absent: import fails
     from tests.companion import appdriver  # the app (and Kivy) imported only now
 
     if "--phone" in argv:

@@ -56,14 +56,17 @@ def run(tmp_path, *flags):
     return seen
 
 
-def _offers_no_dashboard_here(seen):
+def _offers_no_dashboard_here(seen, phones=True):
     assert seen["screen"] == "setup" and seen["ok"] == 1
     assert seen["virtual"] is False
     assert seen["offered"] == [None, None, None]  # no "Show it on this tablet instead", no "Use a phone"
     for texts in seen["cards"]:
-        assert not any("this tablet instead" in t or "Needs a Pico" in t for t in texts), texts
-        # each seat's phone runs the firmware itself: its card gives that page's address (and its QR code)
-        assert any(t.startswith("http://127.0.0.1:") and t.endswith("/") for t in texts), texts
+        assert not any("this tablet instead" in t for t in texts), texts
+        if phones:  # each seat's phone runs the firmware itself: its card gives that page's address (and QR code)
+            assert any(t.startswith("http://127.0.0.1:") and t.endswith("/") for t in texts), texts
+            assert not any("Needs a Pico" in t for t in texts), texts
+        else:
+            assert any("Needs a Pico" in t for t in texts), texts
 
 
 def test_a_tablet_without_micropython_runs_the_app_and_offers_no_dashboard_on_its_screen(tmp_path):
@@ -79,3 +82,10 @@ def test_the_app_starts_where_pty_termios_tty_and_fcntl_do_not_exist(tmp_path):
     # pyserial needs termios and fcntl on POSIX (on Windows it has its own backend): here it cannot load, so no
     # USB port is listed (the log says why); the phones' link sockets are still ports.
     assert seen["source"] == ["NoPorts", "LinkPorts"]
+
+
+def test_a_tablet_that_cannot_serve_phones_asks_for_picos_and_still_runs(tmp_path):
+    """An APK built without aiohttp (companion/android/README.md): no phones' server, the seats need Picos."""
+    seen = run(tmp_path, "--no-phones-server")
+    _offers_no_dashboard_here(seen, phones=False)
+    assert seen["phones"] is False

@@ -1,6 +1,6 @@
 """The real app on a tablet that is not a Linux PC with the unix port, in a real (offscreen SDL) window.
 
-    python -m tests.companion.any_tablet OUT.json [--no-unix-terminals] [--no-phones-server] [--phone]
+    python -m tests.companion.any_tablet OUT.json [--no-unix-terminals] [--no-phones-server] [--phone | --resume]
 
 --no-unix-terminals: `pty`, `termios`, `tty` and `fcntl` do not exist in this process (a finder on sys.meta_path
 refuses them before anything is imported), as on Windows. The test runs it with a Python and a PATH where no
@@ -11,6 +11,8 @@ seat cards offer is written to OUT.json (tests/companion/test_any_tablet.py read
 --phone: the scenario a phone plays beside it (tests/companion/test_phone_seats.py drives the phone, a real
 Chromium on the seat's address): pairing, the phone's seat paired by its link, the race, its speed set on the
 phone, the page reloaded. OUT.json is written at each stage, so the test knows when to act.
+--resume: the tablet started again (after --phone): the race continued from the setup screen; the phone, still on
+its page, links again to its car.
 """
 
 import sys
@@ -103,6 +105,28 @@ def phone_scenario(d):
     yield lambda: app.sm.current == "setup"
 
 
+def resume_scenario(d):
+    from tests.companion.appdriver import tap
+
+    app = d.app
+    ids = app.screen("setup").ids
+    yield lambda: app.bridge is not None and not ids.resume.disabled
+    yield tap(ids.resume)
+    yield lambda: app.sm.current == "race" and app.phones is not None and app.phones.ready()
+    ref = app.f1.ref
+    seat, dev = next(iter(ref.pairs.items()))
+    car = ref.race.cars[seat]
+    yield lambda: app.bridge.status.get(dev) == "connected" and app.transport.port_of(dev) is not None
+    yield lambda: app.transport.snapshot(dev) == car.snapshot() and not app.transport.pending()
+    d.note("resumed", {"pairs": {str(s): v for s, v in ref.pairs.items()}, "speed": car.speed,
+                       "served": sorted(app.phones.served), "phone": app.phones.phone_dev(seat),
+                       "address": app.phones.address(seat)})
+    d.save()
+    yield 0.2
+    app.new_game()
+    yield lambda: app.sm.current == "setup"
+
+
 def main(argv):
     if "--no-unix-terminals" in argv:
         sys.meta_path.insert(0, NoUnixTerminals())
@@ -115,6 +139,9 @@ def main(argv):
     if "--phone" in argv:
         appdriver.WAIT_S = 90  # a step waits on a real browser booting the firmware, on a shared machine
         appdriver.drive(phone_scenario, argv[0])
+    elif "--resume" in argv:
+        appdriver.WAIT_S = 90
+        appdriver.drive(resume_scenario, argv[0])
     else:
         appdriver.drive(scenario, argv[0])
 

@@ -4,9 +4,11 @@ its PATH) and a real phone browser (Debian's Chromium) on the seat's address fro
 
 The seat's card gives the firmware's own seat page (".../<token>/"); the page boots the firmware, links on its
 seat's socket, and the tablet pairs it to that seat by the token (nothing chosen on the tablet); its buttons set
-the car's speed and the tablet's car shows it; a reload links again, to the same seat, as a replug.
+the car's speed and the tablet's car shows it; a reload links again, to the same seat, as a replug. Then the
+tablet app ends and starts again, and the race is continued: the phone, left on its page, links again to its car
+by itself, on the same address.
 
-Cost: about 30 s (one app start, one browser, the firmware booted twice).
+Cost: about 30 s (two app starts, one browser, the firmware booted twice).
 """
 
 import json
@@ -89,10 +91,21 @@ def test_a_phone_plays_its_seat_on_the_firmware_page_of_a_tablet_without_micropy
             boot(page)
             page.wait(lambda: page.text("status") == LINKED, timeout=30, what="the page linked again")
             seen = _seen(out, proc, "relinked")
-        relinked = seen["relinked"]
-        assert relinked["pairs"] == {str(first): dev} and relinked["phone"] == dev  # the same seat, nothing guessed
-        assert relinked["ports"][0] != relinked["ports"][1] and relinked["speed"] == 60
-        assert first in relinked["served"]
+            relinked = seen["relinked"]
+            assert relinked["pairs"] == {str(first): dev} and relinked["phone"] == dev  # the same seat, not guessed
+            assert relinked["ports"][0] != relinked["ports"][1] and relinked["speed"] == 60
+            assert first in relinked["served"]
+            assert proc.wait(60) == 0
+            assert json.loads(out.read_text()).get("ok") == 1
+            # The tablet starts again; the race is continued: the page dials until its seat is served again
+            out = tmp_path / "resumed.json"
+            proc = subprocess.Popen([python, "-m", "tests.companion.any_tablet", str(out), "--resume"], cwd=ROOT,
+                                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            resumed = _seen(out, proc, "resumed")["resumed"]
+            page.wait(lambda: page.text("status") == LINKED, timeout=30, what="the page linked to the restarted tablet")
+            assert not page.dash()["taken"] and page.dash()["error"] is None
+        assert resumed["pairs"] == {str(first): dev} and resumed["phone"] == dev and resumed["speed"] == 60
+        assert resumed["address"] == addresses[first] and first in resumed["served"]
         assert proc.wait(60) == 0
         assert json.loads(out.read_text()).get("ok") == 1
     finally:

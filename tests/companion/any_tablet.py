@@ -10,7 +10,7 @@ seat cards offer is written to OUT.json (tests/companion/test_any_tablet.py read
 --no-phones-server: `aiohttp` does not exist either (an APK built without it): no phone can be served.
 --phone: the scenario a phone plays beside it (tests/companion/test_phone_seats.py drives the phone, a real
 Chromium on the seat's address): pairing, the phone's seat paired by its link, the race, its speed set on the
-phone, the page reloaded. OUT.json is written at each stage, so the test knows when to act.
+phone, the page reloaded, another phone taking the car over. OUT.json is written at each stage, so the test knows when to act.
 --resume: the tablet started again (after --phone): the race continued from the setup screen; the phone, still on
 its page, links again to its car.
 """
@@ -99,6 +99,13 @@ def phone_scenario(d):
     d.note("relinked", {"pairs": {str(s): v for s, v in ref.pairs.items()}, "speed": car.speed,
                         "ports": [port, app.transport.port_of(dev)], "served": sorted(app.phones.served),
                         "phone": app.phones.phone_dev(first)})
+    d.save()
+    # Another phone opens the seat's address (a new dashboard id): it takes the car over, with the table's state
+    yield lambda: ref.pairs.get(first) not in (None, dev)
+    new = ref.pairs[first]
+    yield lambda: app.transport.snapshot(new) == car.snapshot() and not app.transport.pending()
+    d.note("taken_over", {"pairs": {str(s): v for s, v in ref.pairs.items()}, "speed": car.speed,
+                          "phone": app.phones.phone_dev(first), "served": sorted(app.phones.served)})
     d.save()
     yield 0.2
     app.new_game()

@@ -4,11 +4,11 @@ its PATH) and a real phone browser (Debian's Chromium) on the seat's address fro
 
 The seat's card gives the firmware's own seat page (".../<token>/"); the page boots the firmware, links on its
 seat's socket, and the tablet pairs it to that seat by the token (nothing chosen on the tablet); its buttons set
-the car's speed and the tablet's car shows it; a reload links again, to the same seat, as a replug. Then the
-tablet app ends and starts again, and the race is continued: the phone, left on its page, links again to its car
-by itself, on the same address.
+the car's speed and the tablet's car shows it; a reload links again, to the same seat, as a replug; a second phone on the
+same address takes the car over (the first is told). Then the tablet app ends and starts again, and the race is
+continued: the phone, left on its page, links again to its car by itself, on the same address.
 
-Cost: about 30 s (two app starts, one browser, the firmware booted twice).
+Cost: about 35 s (two app starts, two browsers, the firmware booted three times).
 """
 
 import json
@@ -31,6 +31,12 @@ def shows(page):
 
     got = page.screen()
     return " | ".join(text_rows(got[1])) if got is not None else ""
+
+
+def phone_id(page):
+    """The dashboard id the page keeps for its seat in the browser's storage (seat.js deviceId)."""
+    script = "return localStorage.getItem('f1dash:' + location.pathname.split('/')[1] + ':dev')"
+    return page.wait(lambda: page.js(script), what="the phone's dashboard id in its storage")
 
 
 def _seen(out, proc, key, timeout=90):
@@ -70,7 +76,7 @@ def test_a_phone_plays_its_seat_on_the_firmware_page_of_a_tablet_without_micropy
             page = visit(browser, addresses[first])
             boot(page)
             page.wait(lambda: page.text("status") == LINKED, timeout=30, what="the page linked")
-            dev = page.js("return localStorage.getItem('f1dash:' + location.pathname.split('/')[1] + ':dev')")
+            dev = phone_id(page)
             seen = _seen(out, proc, "racing")
             paired = seen["paired"]
             assert paired["dev"] == dev and paired["pairs"] == {str(first): dev}  # its seat, and only its seat
@@ -95,16 +101,28 @@ def test_a_phone_plays_its_seat_on_the_firmware_page_of_a_tablet_without_micropy
             assert relinked["pairs"] == {str(first): dev} and relinked["phone"] == dev  # the same seat, not guessed
             assert relinked["ports"][0] != relinked["ports"][1] and relinked["speed"] == 60
             assert first in relinked["served"]
-            assert proc.wait(60) == 0
-            assert json.loads(out.read_text()).get("ok") == 1
-            # The tablet starts again; the race is continued: the page dials until its seat is served again
-            out = tmp_path / "resumed.json"
-            proc = subprocess.Popen([python, "-m", "tests.companion.any_tablet", str(out), "--resume"], cwd=ROOT,
-                                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            resumed = _seen(out, proc, "resumed")["resumed"]
-            page.wait(lambda: page.text("status") == LINKED, timeout=30, what="the page linked to the restarted tablet")
-            assert not page.dash()["taken"] and page.dash()["error"] is None
-        assert resumed["pairs"] == {str(first): dev} and resumed["phone"] == dev and resumed["speed"] == 60
+            # Another phone (a browser of its own: another dashboard id) opens the same address: it takes the car
+            with open_engine("chromium") as phone2:
+                page2 = visit(phone2, addresses[first])
+                boot(page2)
+                page2.wait(lambda: page2.text("status") == LINKED, timeout=30, what="the second phone linked")
+                dev2 = phone_id(page2)
+                assert dev2 != dev
+                taken = _seen(out, proc, "taken_over")["taken_over"]
+                assert taken["pairs"] == {str(first): dev2} and taken["phone"] == dev2 and taken["speed"] == 60
+                assert first in taken["served"]
+                page.wait(lambda: page.dash()["taken"], what="the first phone told its seat was taken")
+                assert proc.wait(60) == 0
+                assert json.loads(out.read_text()).get("ok") == 1
+                # The tablet starts again; the race is continued: the second phone's page dials until its seat is
+                # served again (the first, taken over, stays stopped)
+                out = tmp_path / "resumed.json"
+                proc = subprocess.Popen([python, "-m", "tests.companion.any_tablet", str(out), "--resume"],
+                                        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                resumed = _seen(out, proc, "resumed")["resumed"]
+                page2.wait(lambda: page2.text("status") == LINKED, timeout=30, what="linked to the restarted tablet")
+                assert page2.dash()["error"] is None and page.dash()["taken"]
+        assert resumed["pairs"] == {str(first): dev2} and resumed["phone"] == dev2 and resumed["speed"] == 60
         assert resumed["address"] == addresses[first] and first in resumed["served"]
         assert proc.wait(60) == 0
         assert json.loads(out.read_text()).get("ok") == 1

@@ -18,7 +18,7 @@ import time
 import pytest
 
 from tests.companion.test_any_tablet import ROOT, tablet_env
-from tests.web.engines import MISSING, open_engine, visit
+from tests.web.engines import MISSING, open_engine, phone_id, visit
 from tests.web.test_seat_page import boot
 
 pytestmark = pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")
@@ -31,12 +31,6 @@ def shows(page):
 
     got = page.screen()
     return " | ".join(text_rows(got[1])) if got is not None else ""
-
-
-def phone_id(page):
-    """The dashboard id the page keeps for its seat in the browser's storage (seat.js deviceId)."""
-    script = "return localStorage.getItem('f1dash:' + location.pathname.split('/')[1] + ':dev')"
-    return page.wait(lambda: page.js(script), what="the phone's dashboard id in its storage")
 
 
 def _seen(out, proc, key, timeout=90):

@@ -1,18 +1,30 @@
 """The dashboard on the emulated Pico (../shared/picosim through tests/pico/picosim.py), flashed with tools/flash.py.
 Every figure is emulated time (picosim's clock; its CPU model has 1-cycle memory: a real Pico is somewhat slower).
 
+- pico.play_tap_to_frame_ms_p50/_p99/_max: every tap of whole standalone races played through the buttons
+  (tests/pico/play.Race: new race, dial, corners and dice, cards, laps, the pit, every message; saves on every
+  confirmed action), one 10-lap race at a player's pace (held 80 ms, 120-500 ms between, one pause in eight 1-3 s)
+  and one on a 150 ms beat (held 40 ms), each tap from its press to the last SSD1306 write before the next press
+  (the whole update).
+  Target p99 <= 20. pico.play_taps: how many.
 - pico.press_to_frame_ms_p50/_p99: an UP/DOWN press in the speed dial (90 of them, each changing the screen) to the
-  end of the last SSD1306 write it caused (the whole update), I2C at 400 kHz. Target p99 <= 20.
+  end of the last SSD1306 write it caused (the whole update), I2C at firmware/pins.py's I2C_FREQ. Target p99 <= 20.
 - pico.presses_lost: taps 150 ms apart (held 40 ms), at least 600, over standalone turns that save three times each
   (littlefs erasing a block every few saves): the turns whose speed or screen on the main screen was not what the
-  taps make (each at least one press lost; the burst stops there). Target 0. pico.taps: how many were tapped.
+  taps make (each at least one press lost; the burst stops there); plus the races' taps that drew nothing (each of
+  the player's taps changes the screen). Target 0. pico.taps: how many were tapped in the burst.
 - pico.idle_busy_pct: the share of the core's cycles not asleep, 5 s on the main screen. Target <= 10.
 - pico.boot_to_state_ms: power-on to the last write of the first frame, the board mid-race (after that burst) with a
   journal of four tablet commands to replay. Target <= 400.
+- pico.boot_first_after_flash_ms: the same for the first power-on after tools/flash.py (a fresh car, nothing saved
+  yet). Target <= 400.
 - pico.save_ms_p99 / pico.save_step_ms_max: a full save's own work (its steps added up, presses handled between them
   left out) and its longest step (the longest a press waits), over the saves of 20 turns (bench/pico_probe.py).
 - pico.heap_free_kb_min: the least heap free right after a collection (every 2 s) while the tablet's own Transport
   drives 12 turns mid-race (commands, acks, events, state frames). Target >= 150.
+
+pico.baseline.*: the same play, boots and heap on the firmware as issue 26 found it (BASELINE, a commit of this
+repository, flashed the same way in the same run; PICO_BASELINE=REF another, PICO_BASELINE= none).
 
 Where picosim cannot run (no ../shared/picosim, no node, not set up), nothing is measured and bench/notes.json says
 why (docs/benchmarks.md shows it).
@@ -20,7 +32,9 @@ why (docs/benchmarks.md shows it).
 
 import os
 import queue
+import random
 import shutil
+import subprocess
 import tempfile
 import time
 import types
@@ -30,6 +44,7 @@ from tests.pico import picosim, play
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+BASELINE = "1836b18"  # main before issue 26 (the firmware whose taps waited for the flash)
 JOURNALED = [["b1", "turn", {"on": 1}], ["b2", "lap", {}], ["b3", "pen", {"spin": 0, "tyre": 1, "brake": 1, "dice": 0}],
              ["b4", "turn", {"on": 0}]]
 
@@ -46,12 +61,31 @@ def start(image, work, name):
 
 
 def latency_and_idle(image, work):
+    """The first power-on after flashing, then the idle core and the speed dial."""
     with start(image, work, "latency") as board:
-        board.settled(quiet_ms=1000)
+        _, first = board.settled(quiet_ms=1000)
         idle = play.busy_pct(board, 5)
         ms = play.press_to_frame(board, 90)
-    return {"pico.idle_busy_pct": round(idle, 1), "pico.press_to_frame_ms_p50": pct(ms, 50),
-            "pico.press_to_frame_ms_p99": pct(ms, 99)}
+    return {"pico.boot_first_after_flash_ms": round(first / 1e6, 1), "pico.idle_busy_pct": round(idle, 1),
+            "pico.press_to_frame_ms_p50": pct(ms, 50), "pico.press_to_frame_ms_p99": pct(ms, 99)}
+
+
+def races(image, work, laps=10, seed=1962):
+    """Two whole races through the buttons on one board: one at a player's pace, one on a 150 ms beat."""
+    taps = []
+    with start(image, work, "races") as board:
+        board.settled(quiet_ms=1000)
+        for n, pace in enumerate((play.PlayerPace(board, random.Random(seed)), play.BeatPace(board, 150, 40))):
+            race = play.Race(board, pace, random.Random(seed + n))
+            turns = race.play(laps)
+            taps += race.taps
+            slow = sorted((t["full_ms"] or 0, t["key"], t["screen"]) for t in race.taps)[-3:]
+            print("  race %d (%s): %d turns, %d taps, %r; slowest %r" % (n, type(pace).__name__, turns,
+                                                                        len(race.taps), race.stats, slow))
+    ms = [t["full_ms"] for t in taps if t["full_ms"] is not None]
+    return {"pico.play_tap_to_frame_ms_p50": pct(ms, 50), "pico.play_tap_to_frame_ms_p99": pct(ms, 99),
+            "pico.play_tap_to_frame_ms_max": round(max(ms), 1), "pico.play_taps": len(taps),
+            "pico.play_taps_undrawn": len(taps) - len(ms)}
 
 
 def burst_and_boot(image, work):
@@ -77,12 +111,12 @@ def burst_and_boot(image, work):
     return {"pico.presses_lost": len(wrong), "pico.taps": taps, "pico.boot_to_state_ms": round(last / 1e6, 1)}
 
 
-def probe_image(image, work):
-    """The flashed image with bench/pico_probe.py as its boot file."""
+def probe_image(image, work, root=ROOT):
+    """The flashed image (of the checkout at `root`) with bench/pico_probe.py as its boot file."""
     board = start(image, work, "probe")
     try:
         board.settled()
-        play.mpremote(board, "fs", "cp", os.path.join(ROOT, "firmware", "main.py"), ":dash_main.py", "+",
+        play.mpremote(board, "fs", "cp", os.path.join(root, "firmware", "main.py"), ":dash_main.py", "+",
                       "fs", "cp", os.path.join(HERE, "pico_probe.py"), ":main.py")
         path = os.path.join(work, "probe_flashed.bin")
         board.saveflash(path)
@@ -159,6 +193,31 @@ def _wait(t, match, wall_s=60):
     raise AssertionError("no such note from the Transport in %d s" % wall_s)
 
 
+def checkout(ref, out):
+    """The repository's files at `ref` in `out` (git archive), or None when git or the ref is not there."""
+    try:
+        tar = subprocess.run(["git", "-C", ROOT, "archive", ref], capture_output=True, check=True, timeout=120).stdout
+        os.makedirs(out)
+        subprocess.run(["tar", "-x", "-C", out], input=tar, check=True, timeout=120)
+    except (OSError, subprocess.SubprocessError) as e:
+        print("  pico: no baseline (%s: %s)" % (ref, e))
+        return None
+    return out
+
+
+def measure(image, work, parts_on_image, parts_on_probe, root=ROOT):
+    figures = {}
+    for part in parts_on_image:
+        figures.update(part(image, work))
+        print("  %s done" % part.__name__, flush=True)
+    if parts_on_probe:
+        probe = probe_image(image, work, root)
+        for part in parts_on_probe:
+            figures.update(part(probe, work))
+            print("  %s done" % part.__name__, flush=True)
+    return figures
+
+
 def main():
     reason = picosim.missing()
     if reason:
@@ -167,14 +226,16 @@ def main():
         return
     figures = {}
     with tempfile.TemporaryDirectory() as work:
+        ref = os.environ.get("PICO_BASELINE", BASELINE)
+        base = checkout(ref, os.path.join(work, "baseline")) if ref else None
+        if base:
+            print("  the baseline: %s" % ref, flush=True)
+            image = picosim.flashed_image(os.path.join(work, "baseline-image"), root=base)
+            for k, v in measure(image, work, (latency_and_idle, races, burst_and_boot), (saves,), base).items():
+                figures[k.replace("pico.", "pico.baseline.", 1)] = v
         image = picosim.flashed_image(os.path.join(work, "image"))
-        for part in (latency_and_idle, burst_and_boot):
-            figures.update(part(image, work))
-            print("  %s done" % part.__name__, flush=True)
-        probe = probe_image(image, work)
-        for part in (saves, linked_heap):
-            figures.update(part(probe, work))
-            print("  %s done" % part.__name__, flush=True)
+        figures.update(measure(image, work, (latency_and_idle, races, burst_and_boot), (saves, linked_heap)))
+    figures["pico.presses_lost"] += figures["pico.play_taps_undrawn"]
     note("pico", "")
     record(figures)
     for k, v in sorted(figures.items()):

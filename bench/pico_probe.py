@@ -1,7 +1,8 @@
 # bench/pico_bench.py's boot file on the emulated Pico (copied to /main.py, the firmware's own main.py beside it as
 # /dash_main.py): the dashboard as flashed, plus two measurements written to UART0, which picosim copies to its log:
-#   SAVE us=N step=N     each save: the time of its own steps added up (the presses handled between them left out),
-#                        and its longest step (the longest the buttons waited for it)
+#   SAVE us=N step=N at=T steps=A,B,..   each save: the time of its own steps added up (the presses handled between
+#                        them left out), its longest step (the longest the buttons waited for it), when it started
+#                        (ticks_us) and each step's time
 #   HEAP free=N          every 2 s, from a task of the app's own loop: gc.mem_free() right after gc.collect()
 # Each byte goes straight into UART0's data register (machine.UART(0) never returns in picosim: see its README).
 import time
@@ -21,6 +22,8 @@ def _out(b):
 def _timed_steps(steps):
     def timed(path, data):
         work = longest = 0
+        each = []
+        at = time.ticks_us()
         g = steps(path, data)
         while True:
             t = time.ticks_us()
@@ -32,10 +35,11 @@ def _timed_steps(steps):
             d = time.ticks_diff(time.ticks_us(), t)
             work += d
             longest = max(longest, d)
+            each.append(d)
             if done:
                 break
             yield
-        _out(b"SAVE us=%d step=%d\n" % (work, longest))
+        _out(b"SAVE us=%d step=%d at=%d steps=%s\n" % (work, longest, at, ",".join(str(d) for d in each)))
 
     return timed
 

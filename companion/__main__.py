@@ -1,7 +1,9 @@
 """`make run` (python -m companion): the tablet app.
 
 With nothing plugged in it offers virtual dashboards (the real firmware on the `micropython` unix port), so a
-new table works at once. A desktop window opens at a 10-inch tablet's size. `--port PATH` (repeatable; `make run
+new table works at once. On a desktop the window takes the screen it is given: full screen on a small one (the
+7-inch 800x480 display), else a 10-inch tablet's 1280x800 window; `--size WxH` chooses, `--fullscreen` forces
+full screen (companion/window_size.py). `--port PATH` (repeatable; `make run
 PORT=/dev/ttyACM0`) adds a port to the scan whatever its USB id: a Pico behind another adapter, a Bluetooth
 serial port, an emulator's pty.
 """
@@ -15,24 +17,41 @@ def parse(argv):
     ap = argparse.ArgumentParser(prog="python -m companion", description="The Formula 1 companion (tablet app).")
     ap.add_argument("--port", action="append", default=[], metavar="PATH",
                     help="a serial port to scan for a dashboard besides the Picos found by USB id (repeatable)")
+    ap.add_argument("--size", type=_size, default=None, metavar="WxH",
+                    help="the window's size, e.g. 800x480 (default: the screen's if it is small, else 1280x800)")
+    ap.add_argument("--fullscreen", action="store_true", help="full screen, whatever the screen's size")
     return ap.parse_args(argv)
+
+
+def _size(text):
+    from companion.window_size import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a size such as 800x480" % text) from None
 
 
 def main(argv=None):
     from companion.transport import on_android
 
+    args = None
     if not on_android():  # Android starts the app with no command line, and without pyserial
-        ports = parse(sys.argv[1:] if argv is None else argv).port
-        if ports:
+        args = parse(sys.argv[1:] if argv is None else argv)
+        if args.port:
             from companion.transport import pyserial_backend
 
-            pyserial_backend.NAMED_PORTS[:] = ports
+            pyserial_backend.NAMED_PORTS[:] = args.port
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     if "ANDROID_ARGUMENT" not in os.environ:
+        from companion import window_size
         from kivy.config import Config
 
-        Config.set("graphics", "width", "1280")
-        Config.set("graphics", "height", "800")
+        size, full = (args.size, args.fullscreen) if args is not None else (None, False)
+        w, h, full = window_size.choose(size, full, None if size else window_size.display_size())
+        Config.set("graphics", "width", str(w))
+        Config.set("graphics", "height", str(h))
+        Config.set("graphics", "fullscreen", "auto" if full else "0")
     from companion.app import run
 
     run()

@@ -22,7 +22,8 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
-from kivy.properties import NumericProperty
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
@@ -70,6 +71,7 @@ class SavedGamesScreen(Screen):
 class CompanionApp(App):
     title = "Formula 1 companion"
     scale = NumericProperty(1.0)  # theme sizes for this window (companion/theme.py scale_for)
+    compact = BooleanProperty(False)  # a short window (the 7-inch 800x480 display): the screens drop what can wait
 
     def __init__(self, transport=None, ports=None, **kw):
         super().__init__(**kw)
@@ -108,6 +110,7 @@ class CompanionApp(App):
 
     def _resize(self, _w, size):
         self.scale = theme.scale_for(*size)  # the kv rules follow app.scale; what Python made is made again
+        self.compact = size[1] < theme.COMPACT_BELOW_PX
         self.f1.resized()
 
     def on_start(self):
@@ -127,7 +130,18 @@ class CompanionApp(App):
         self.bridge.on_hello = self._phone_linked
         Clock.schedule_interval(self.tick, POLL_S)
         Window.bind(on_flip=self._drawn)
+        self._quit_on_sigterm()
         self._look_for_saved_games()
+
+    def _quit_on_sigterm(self):
+        """SIGTERM (a shutdown, `kill`, a service manager) quits at once, every game saved as always; SDL's own
+        handler turned it into the window's close button, which asks the table a question nobody is there to
+        answer."""
+        import signal
+
+        if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM"):
+            return
+        signal.signal(signal.SIGTERM, lambda *_: Clock.schedule_once(lambda _dt: self._quit(), 0))
 
     def _drawn(self, *_):
         self.first_frame = time.monotonic()  # the first frame of the setup screen is on the screen
@@ -234,8 +248,12 @@ class CompanionApp(App):
         """The window's close button (or the system) asks to quit: ask the table first."""
         if getattr(self, "quitting", False):
             return False
-        self.confirm("Quit the Formula 1 companion? Every race stays saved.", self._quit, yes="Quit")
+        self.confirm(self._quit_question(), self._quit, yes="Quit")
         return True
+
+    def _quit_question(self):
+        game = "Formula 5 game" if self.f5 is not None else "race"
+        return "Quit the companion? Every %s stays saved." % game
 
     def _quit(self):
         self.quitting = True
@@ -266,7 +284,7 @@ class CompanionApp(App):
         if current == "race":
             self.confirm("Leave the race? It stays saved: continue it from Saved games.", self.new_game, yes="Leave")
         elif current == "setup":
-            self.confirm("Quit the Formula 1 companion? Every race stays saved.", self._quit, yes="Quit")
+            self.confirm(self._quit_question(), self._quit, yes="Quit")
         elif current == "pairing" and self.f5 is not None:
             self.f5.close()  # back to Formula 5's setup; the game stays saved (its Resume offers it)
             self.f5.open_setup()
@@ -282,14 +300,14 @@ class CompanionApp(App):
                 self.show(target)
         elif current == "f5setup" and self.f5 is not None:
             self.f5.leave()
-        elif current == "f5table" and self.f5 is not None:
-            self.confirm("Leave this Formula 5 game? It stays saved.", self.f5.leave, yes="Leave")
+        elif current in ("f5table", "f5history", "f5results") and self.f5 is not None:
+            self.f5.back()  # its table asks first; its history and results go back to where they were opened
         return self.sm.current
 
     # ---- setup -----------------------------------------------------------------------------------------
     def _look_for_saved_games(self):
         def look():
-            found = [g for g in storage.saved_games() if g.game == "F1"]  # SQLite reads: off the UI thread
+            found = storage.saved_games()  # both games' (SQLite reads: off the UI thread)
             Clock.schedule_once(lambda _dt: self._saved_games(found), 0)
 
         threading.Thread(target=look, daemon=True).start()
@@ -304,17 +322,20 @@ class CompanionApp(App):
         ids.resume_note.text = ""
         if not found:
             return
-        newest = found[0]
+        newest = found[0]  # of either game: after a kill, the game played last is the one to continue
+        f5 = newest.game == "F5"
+        ids.resume.text = "Continue the Formula 5 game" if f5 else "Continue the last race"
         if newest.error:
             ids.resume_note.text = "The last game cannot be resumed: %s" % newest.error
             return
         if newest.finished:
-            ids.resume_note.text = "The last race is over: its results are in Saved games"
+            ids.resume_note.text = "The last %s is over: its results are in Saved games" % (
+                "Formula 5 game" if f5 else "race")
             return
         self.saved_path = newest.path
         ids.resume.disabled = False
-        ids.resume_note.text = "%s  ·  round %d  ·  %s" % (
-            ", ".join(newest.players), newest.round, when_text(newest.last_played))
+        ids.resume_note.text = "%s%s  ·  round %d  ·  %s" % (
+            "Formula 5: " if f5 else "", ", ".join(newest.players), newest.round, when_text(newest.last_played))
 
     def f5_open(self):
         """The game choice: Formula 5 has screens of its own (companion/f5/screens.py)."""
@@ -333,7 +354,11 @@ class CompanionApp(App):
         self.show(then)
 
     def close_dashboards(self):
-        """The open game's virtual dashboards stop and its phones are told; their state stays with it."""
+        """The open game's virtual dashboards stop and its phones are told; their state stays with it. What the
+        pairing screen said of that game goes with it (a new game's has other players)."""
+        if getattr(self, "sm", None) is not None:
+            self.screen("pairing").ids.pair_message.text = ""
+        self.chosen_dev = None
         if self.ports is not None and hasattr(self.ports, "virtual"):
             self.ports.stop()
         if self.phones is not None:
@@ -411,7 +436,7 @@ class CompanionApp(App):
         if self.phones is not None and self.phones.problem:
             notes.append((self.phones.problem, theme.BAD))
         for text, colour in notes:
-            ids.found.add_widget(_wrapped(text, color=colour, size_hint_y=None, height=theme.touch(self.scale)))
+            ids.found.add_widget(_fitted(text, color=colour))
         ids.seats.clear_widgets()
         for (seat, name, colour, rgba, ink), online_now in zip(seats, online, strict=True):
             ids.seats.add_widget(self._seat_card(ref, seat, name, colour, rgba, ink, online_now))
@@ -423,8 +448,10 @@ class CompanionApp(App):
         def font(n):
             return theme.font(n, self.scale)
 
-        card = BoxLayout(orientation="vertical", size_hint_y=None, height=space(168) + 2 * theme.touch(self.scale),
-                         spacing=space(3), padding=space(4))  # its two buttons a touch target high
+        # As high as what it holds (every line of the address, both buttons), whatever the window's scale.
+        card = BoxLayout(orientation="vertical", size_hint_y=None, spacing=space(3), padding=space(4))
+        card.bind(minimum_height=card.setter("height"))
+        card.address = None
         paint(card, theme.PANEL)
         give = RaceButton(text="%s  %s" % (colour.upper(), name), tone=rgba, color=ink, size_hint_y=None,
                           height=theme.touch(self.scale))
@@ -434,31 +461,33 @@ class CompanionApp(App):
         other = None
         phone = self._firmware_phones() and dev is not None and dev == self.phones.phone_dev(seat)
         if dev is not None and not virtual_mod.is_virtual(dev) and not phone:
-            card.add_widget(_wrapped("Pico %s\n(%s)" % (dev, self.bridge.status.get(dev, "lost"))))
+            card.add_widget(_fitted("Pico %s\n(%s)" % (dev, self.bridge.status.get(dev, "lost"))))
         elif self._place(seat) == PHONE and self.phones is not None and self.phones.ready():
             from companion.phones.qr import qr_texture
 
             url = self.phones.address(seat)
             card.add_widget(Image(texture=qr_texture(url), size_hint_y=None, height=space(90), fit_mode="contain"))
-            card.add_widget(_wrapped(url, font_size=font(theme.SMALL - 1), size_hint_y=None, height=space(36)))
-            card.add_widget(_wrapped("phone connected" if online else "scan with the player's phone",
-                                     font_size=font(theme.SMALL), size_hint_y=None, height=space(22),
-                                     color=theme.GO if online else theme.MUTED))
+            address = _fitted(url, font_size=font(theme.SMALL - 1))
+            card.add_widget(address)
+            card.address = address
+            card.add_widget(_fitted("phone connected" if online else "scan with the player's phone",
+                                    font_size=font(theme.SMALL), color=theme.GO if online else theme.MUTED))
             if virtual_mod.available():  # a dashboard on this tablet's screen needs the unix port
                 other = RaceButton(text="Show it on this tablet instead", font_size=font(theme.SMALL + 1),
                                    bold=False, size_hint_y=None, height=theme.touch(self.scale))
                 other.bind(on_release=lambda w: self.give_virtual(seat))
         elif not virtual_mod.available():
-            card.add_widget(_wrapped("Needs a Pico: this tablet cannot run virtual dashboards (nor phones)",
-                                     color=theme.WARN))
+            card.add_widget(_fitted("Needs a Pico: this tablet cannot run virtual dashboards (nor phones)",
+                                    color=theme.WARN))
         else:
-            card.add_widget(_wrapped("On this tablet's screen: its cards covered, shown while a finger is held on them",
-                                     color=theme.WARN))
+            card.add_widget(_fitted("On this tablet's screen: its cards covered, shown while a finger is held on them",
+                                    color=theme.WARN))
             if self.phones is not None and self.phones.ready():
                 other = RaceButton(text="Use a phone", font_size=font(theme.SMALL + 1), bold=False,
                                    size_hint_y=None, height=theme.touch(self.scale))
                 other.bind(on_release=lambda w: self.give_phone(seat))
         if other is not None:
+            other.shorten, other.max_lines = False, 2  # its words whole, on two lines where the card is narrow
             card.add_widget(other)
         card.seat_button, card.virtual_button, card.seat = give, other, seat
         return card
@@ -531,10 +560,17 @@ class CompanionApp(App):
         self._game().begin()
 
     def press(self, dev, button):
-        """A tap on a virtual dashboard's button drawn on this tablet (either game's)."""
+        """A tap on a virtual dashboard's button drawn on this tablet (either game's). OK on a covered hand that
+        its player has not looked at asks first: it would play a card nobody saw chosen."""
         d = self.ports.virtual.get(dev) if self.ports is not None and dev else None
-        if d is not None:
-            d.tap(button)
+        if d is None:
+            return
+        oled = getattr(self._game(), "oleds", {}).get(dev)
+        if button == "OK" and oled is not None and oled.unseen():
+            self.confirm("Play the card chosen on this covered dashboard without looking? Hold a finger on its "
+                         "screen to see it first.", lambda: d.tap(button), yes="Play it", no="Look first")
+            return
+        d.tap(button)
 
     # ---- results, history, saved games -------------------------------------------------------------------
     def _fill_saved(self):
@@ -547,14 +583,16 @@ class CompanionApp(App):
             players = ("Formula 5: " if g.game == "F5" else "") + (", ".join(g.players) or "players unknown")
             if g.error:
                 detail = "Cannot be opened: %s" % g.error
+            elif g.finished and g.game == "F5" and g.players:
+                # the row says how it ended, in the order they finished (Open shows its results)
+                detail = "%s won  ·  then %s  ·  last played %s" % (
+                    g.players[0], ", ".join(g.players[1:]) or "nobody", when_text(g.last_played))
             elif g.finished:
                 detail = "%d rounds  ·  last played %s" % (g.round, when_text(g.last_played))
             else:
                 detail = "round %d  ·  last played %s" % (g.round, when_text(g.last_played))
             row = SavedGameRow(path=g.path, players=players, detail=detail, state=g.label(),
                                finished=bool(g.finished), error=g.error or "")
-            if g.game == "F5" and g.finished:
-                row.ids.open.disabled = True  # a finished Formula 5 game has no results screen
             ids.games.add_widget(row)
 
     def open_saved(self, path):
@@ -564,7 +602,9 @@ class CompanionApp(App):
             return
         if game.game == "F5":
             self.f5_open()
-            if self.f5 is not None and not game.finished:
+            if self.f5 is not None and game.finished:
+                self.f5.open_results(path)  # its places and what decided them (companion/f5/screens.py)
+            elif self.f5 is not None:
                 self.f5.saved_path = path
                 self.f5.resume()
             return
@@ -613,10 +653,11 @@ def phones_server_available():
     return all(importlib.util.find_spec(name) is not None for name in ("aiohttp", "segno"))
 
 
-def _wrapped(text, **kw):
-    """A centred label that wraps to its width (a seat card's or the Pico column's)."""
-    label = Label(text=text, halign="center", valign="middle", **kw)
-    label.bind(size=lambda w, v: setattr(w, "text_size", v))
+def _fitted(text, **kw):
+    """A centred label that wraps to its card's width and is as high as its lines (none lost, descenders kept)."""
+    label = Label(text=text, halign="center", valign="middle", size_hint_y=None, **kw)
+    label.bind(width=lambda w, v: setattr(w, "text_size", (v, None)))
+    label.bind(texture_size=lambda w, v: setattr(w, "height", v[1] + dp(4)))
     return label
 
 

@@ -48,9 +48,13 @@ class LinkBridge:
         # on_hello(dev): called at each hello, before the notes after it are handled (the app pairs a phone that
         # linked on its seat's token here, so the events it sends next already count for that seat)
         self.on_hello = None
+        # While the tablet's dice roll, the commands wait in the referee's outbox, in order: a dashboard showing
+        # the throw before the dice on the table land would spoil them (hold_commands / release_commands).
+        self.holding = False
 
     def attach(self, referee):
         self.referee = referee
+        self.holding = False
         self._remember_taken()
         if referee is not None:
             held, self.held = self.held, []
@@ -208,7 +212,7 @@ class LinkBridge:
     def push(self):
         """Hand the referee's commands to the transport; a seat with no dashboard is resynced on pairing."""
         ref = self.referee
-        if ref is None:
+        if ref is None or self.holding:
             return 0
         n = 0
         for seat, cid, name, args in ref.take_commands():
@@ -218,6 +222,14 @@ class LinkBridge:
                 self.unanswered.setdefault(dev, set()).add(cid)
                 n += 1
         return n
+
+    def hold_commands(self):
+        """Nothing goes to the dashboards until release_commands() (the dice are rolling on the table)."""
+        self.holding = True
+
+    def release_commands(self):
+        self.holding = False
+        self.push()
 
     def dashboards(self):
         """Every dashboard seen, sorted, with its link status."""

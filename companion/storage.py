@@ -177,7 +177,8 @@ def _read_f5(path):
     ref = F5Referee.open(path)
     try:
         g = ref.game
-        players = [ref.names()[car] for car in range(len(ref.names())) if g.is_player(car)] or ref.names()
+        cars = list(g.order) if g.over else list(range(len(ref.names())))  # finished: in the order they finished
+        players = [ref.names()[car] for car in cars if g.is_player(car)] or [ref.names()[car] for car in cars]
         return "F5", players, g.round, bool(g.over)
     finally:
         ref.close()

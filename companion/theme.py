@@ -28,6 +28,7 @@ BUTTON_OFF = (0.11, 0.115, 0.13, 1)
 CHOSEN = (0.16, 0.40, 0.78, 1)  # a toggle that is chosen (corner, lane)
 OLED_ON = (0.55, 0.85, 1.0, 1)  # the SSD1306's lit pixels, as the real one glows
 OLED_OFF = (0.01, 0.02, 0.04, 1)
+OUTLINE = (0.55, 0.57, 0.62, 1)  # around a car's colour: the black car would vanish on the dark background
 CHART_BG = (0.10, 0.11, 0.13, 1)  # charts: dark, so that yellow and white lines read
 CHART_GRID = (0.28, 0.30, 0.34, 1)
 
@@ -55,6 +56,7 @@ TITLE = 30  # screen titles
 LARGE = 24  # names, big buttons
 BODY = 20  # ordinary text
 SMALL = 16  # captions, costs under a speed
+MIN_TEXT_PX = 16  # no text smaller on screen, whatever the scale (the 7-inch display read at arm's length)
 
 # ---- spacing and touch targets (dp, at scale 1) -----------------------------------------------------
 GAP = 8
@@ -63,6 +65,7 @@ TOUCH = 64  # the least height of anything a finger taps
 TOUCH_MIN_PX = 44  # never smaller on screen, whatever the scale (about 7 mm on the 7-inch display)
 
 BASE_W, BASE_H = 1280, 800
+COMPACT_BELOW_PX = 640  # a window less high than this is laid out compact (the 16 px text leaves less room)
 
 
 def scale_for(width, height):
@@ -75,10 +78,10 @@ def scale_for(width, height):
 
 
 def font(size, scale):
-    """A type-scale size (sp at scale 1) in pixels for this window."""
+    """A type-scale size (sp at scale 1) in pixels for this window, never under MIN_TEXT_PX."""
     from kivy.metrics import sp
 
-    return sp(size) * scale
+    return max(MIN_TEXT_PX, sp(size) * scale)
 
 
 def space(size, scale):

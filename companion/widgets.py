@@ -70,6 +70,7 @@ class OledView(Widget):
 
     def __init__(self, **kw):
         super().__init__(**kw)
+        self.seen_image = None  # the last image its player looked at (held a finger on it)
         self.shown_image = bytes(W * H // 8)
         self.texture = _oled_texture()
         with self.canvas:
@@ -98,12 +99,19 @@ class OledView(Widget):
         self.texture = _oled_texture()  # not the one the last frame drew (see _refresh_into_a_new_texture)
         self.texture.blit_buffer(data, colorfmt="luminance", bufferfmt="ubyte")
         self.rect.texture = self.texture
+        if self.peeking:
+            self.seen_image = self.shown_image
         return 1
+
+    def unseen(self):
+        """True while it is covered and what it shows now has not been looked at: an OK would act blind."""
+        return self.hidden and not self.peeking and self.seen_image != self.shown_image
 
     def on_touch_down(self, touch):
         if self.hidden and self.collide_point(*touch.pos):
             touch.grab(self)
             self.peeking = True
+            self.seen_image = self.shown_image
             return True
         return super().on_touch_down(touch)
 

@@ -1,8 +1,9 @@
 # The dashboard application: one car, its screens and buttons, the tablet link and the saved state, as asyncio
 # tasks (buttons, link, time, saves, garbage). A button press is handled at once, to the end: state changed, screen
-# redrawn (what changed only), state frame written to the tablet; then the save task puts the change on flash, in
-# steps between which the presses latched meanwhile are handled (firmware/buttons.py). A tablet command is
-# journaled (one line appended, firmware/journal.py) before its ack; the full save folds it in later.
+# redrawn (what changed only), state frame written to the tablet; then the save task puts the change on flash
+# (firmware/keeper.py), in steps, each in a moment a press is unlikely (see _SHADOW_MS), between which the presses
+# latched meanwhile are handled (firmware/buttons.py). A tablet command is journaled (one line appended,
+# firmware/journal.py) before its ack; the full save folds it in later.
 # Idle, every task waits for its event (a pin interrupt, the tablet's bytes, a save or collection due) and only
 # the clock task wakes, ten times a second, for the time-outs: the core sleeps the rest of the time.
 import asyncio
@@ -15,19 +16,25 @@ from micropython import const
 from shared_rules.f1 import car as f1car
 
 from firmware import board as b
-from firmware.buttons import Buttons
+from firmware.buttons import LONG, RELEASE, Buttons
 from firmware.display import Display
+from firmware.keeper import Keeper
 from firmware.ui import Ui
 
 _DEFAULT_LAPS = const(3)
 _POLL_MS = const(5)  # how often a tablet command waiting for a save looks again
 _TICK_MS = const(100)  # time-outs, the tablet indicator, the link's heartbeat and resends
-_GC_QUIET_MS = const(50)  # collect garbage once the dashboard has been quiet this long after a frame or a save: in
-# the pause between two taps (a player's fastest are 100 ms apart), never in the middle of a press
+# Flash work (a save's step: a littlefs block erase stalls the core 45 ms, more on a real chip, and cannot be cut
+# smaller) and garbage collection run where a press is unlikely: in the shadow of a press, the first _SHADOW_MS
+# after it (a player's next press comes 100 ms or more after one, 150 ms in the bench's fastest burst, so the
+# longest step started then is over before it), or once no key was pressed for _QUIET_MS (the player reads the
+# screen or waits for the table: rarer the longer it is, so a press seldom comes in the few ms a step takes then).
+# Between those a pending step waits, looking every _WINDOW_POLL_MS.
+_SHADOW_MS = const(70)
+_QUIET_MS = const(1000)
+_WINDOW_POLL_MS = const(10)
 _GC_MIN_SPARE = const(4096)  # the allocations that force a collection anyway (gc.threshold): half of what was free
 # at the start, at least this
-_FOLD_MS = const(3000)  # journaled commands are folded into a full save at most this long after the first of them
-_FOLD_LINES = const(16)  # ...or once this many are journaled (keeps the journal and its replay at boot short)
 
 
 class App:
@@ -39,30 +46,20 @@ class App:
         self.f1 = Ui(self, self.car)  # Formula 1's screens and buttons (firmware/ui.py)
         self._f5 = None  # Formula 5's (firmware/f5_ui.py), loaded only when the tablet deals a hand
         self.ui = self.f1  # the game on the dashboard: changed only by play()
-        self.saves = 0
-        self.journal = None  # the journal of tablet commands (firmware/journal.py): loaded with the link
-        self.fold_at = 0
-        self.fold_now = 0
-        self.dirty = 0
-        self.touched = 0
-        self.saving = 0  # a save is under way (its steps let presses in, not tablet commands: see link_task)
+        self.keeper = Keeper(board.state_path)  # the saving concern: the save, its journal, when each is written
+        self.touched = 0  # the screen may have changed: redraw
         self.save_due = asyncio.Event()
         self.gc_due = asyncio.Event()
-        self.last_activity = time.ticks_ms()
+        self.pressed_at = time.ticks_add(time.ticks_ms(), -_QUIET_MS)  # the last press (or repeat): see _SHADOW_MS
         self.was_linked = -1
         self.led_on = -1
         self.beeping = 0
         self.quiet_at = 0
-        # gen: the generation of the last full save (the journal names the one it follows)
-        self.gen, done, events, applied, error = _restore(board.state_path, self.car)
-        for cid in applied:
-            done.append([cid, ""])
+        done, events, error = self.keeper.restore(self.car)
         # The tablet link (firmware/link.py, some 9 KB of heap) is loaded when the tablet first speaks: a dashboard
         # played standalone never pays for it. Until then it is the saved ids and events it will start from.
         self.link = None
         self.kept = (done, events)
-        if applied or not self.gen:
-            self.dirty = 1  # folds them in (or, first boot, writes the first save), once the first frame is out
         board.latch.clear()  # edges from before (the self-test's): not for the app
         self.buttons = Buttons(
             len(b.BUTTONS), self._on_button, debounce_ms=board.debounce_ms, repeat_mask=(1 << b.UP) | (1 << b.DOWN),
@@ -78,47 +75,38 @@ class App:
 
     # ---- saved state -----------------------------------------------------------------------------------
     async def save(self):
-        """The full atomic save; it folds the journal in (a fresh one follows the new save). Its state is taken
-        and written in one step; the file's close and its rename (where littlefs erases, 45 ms a block, up to
-        400 ms on a real chip) are steps of their own, and the presses latched during a step are handled before
-        the next: a press changes the car only between steps, and is saved by the save that follows."""
+        """The full atomic save (firmware/keeper.py), the journal folded in. Its state is taken and written in one
+        step; the file's close and its rename (where littlefs erases, 45 ms a block, up to 400 ms on a real chip)
+        are steps of their own. Each step waits for a window where no press is likely (see _SHADOW_MS), and the
+        presses latched during a step are handled before the next: a press changes the car only between steps, and
+        is saved by the save that follows."""
+        await self.flash_window()
+        # The state taken now, with no wait between this and dirty cleared (the first step): a command acked while
+        # the save waited for its window is in it
         link = self.link
-        data = {
-            "car": self.car.snapshot(),
-            "done": link.done_ids() if link is not None else self.kept[0],
-            "ev": link.pending_events() if link is not None else self.kept[1],
-            "gen": self.gen + 1,
-        }
-        self.dirty = 0
-        self.fold_now = 0
-        self.saving = 1
-        if "firmware.store" not in sys.modules:
-            gc.collect()  # its code is placed in a clean heap, not among the boot's garbage (where, after a power
-            # cut with commands journaled, it left the link no room to load in the unix port's 128 KB guard)
-        from firmware import store  # loaded by the first save, after the first frame (the boot is quicker)
+        keeper = self.keeper
+        if link is not None:
+            steps = keeper.steps(self.car, link.done_ids(), link.pending_events())
+        else:
+            steps = keeper.steps(self.car, self.kept[0], self.kept[1])
+        for _ in steps:
+            await self.flash_window()
+        self.board.emit(b"W %d\n" % keeper.saves)  # its garbage waits for the next frame's collection
 
-        try:
-            for _ in store.steps(self.board.state_path, data):
-                await asyncio.sleep_ms(0)
-            self.gen += 1
-            if self.journal is not None:
-                await asyncio.sleep_ms(0)
-                self.journal.restart(self.gen)  # a cut before this: the old journal names the old save, never replayed
-        finally:
-            self.saving = 0
-        self.saves += 1
-        self.board.emit(b"W %d\n" % self.saves)
-        self.gc_due.set()
+    async def flash_window(self):
+        """Until work that stalls the core may start: in a press's shadow or in a quiet spell (see _SHADOW_MS). The
+        presses latched meanwhile are handled first, whatever the window."""
+        await asyncio.sleep_ms(0)
+        while True:
+            since = time.ticks_diff(time.ticks_ms(), self.pressed_at)
+            if since < _SHADOW_MS or since >= _QUIET_MS:
+                return
+            await asyncio.sleep_ms(_WINDOW_POLL_MS)
 
     async def saved(self):
         """Until what the last press or command changed is on flash (the host board's viewer waits for this)."""
-        while self.dirty or self.saving:
+        while self.keeper.dirty or self.keeper.saving:
             await asyncio.sleep_ms(1)
-
-    def fold_due(self):
-        """Journaled commands to fold into a full save: on a turn's end, when many, or after a while."""
-        n = self.journal.count if self.journal is not None else 0
-        return n and (self.fold_now or time.ticks_diff(time.ticks_ms(), self.fold_at) >= 0)
 
     # ---- the game on the dashboard ---------------------------------------------------------------------
     def play(self, ui):
@@ -140,7 +128,7 @@ class App:
         shows it (see settle). The car changes only on confirmed actions (OK on a speed, a card, a corner,
         a lap, a turn's end), a handful per turn and never per UP/DOWN step, so each is saved at once: a power
         cut loses at most the press being handled."""
-        self.dirty = 1
+        self.keeper.dirty = 1
         if self.link is not None:
             self.link.state_changed()
 
@@ -155,17 +143,12 @@ class App:
         if not sys.stdin.buffer.read(1):  # type: ignore[attr-defined]
             return 0
         gc.collect()  # its code is placed in a clean heap, not among a press's garbage
-        from firmware.journal import Journal
         from firmware.link import DashboardLink
 
-        # A fresh journal following the last save, before any command can be journaled (an old one may end in a
-        # torn line: never append after one). Until now saves left it alone: one naming an older save is ignored.
-        self.journal = Journal(self.board.state_path + ".journal")
-        self.journal.restart(self.gen)
-
+        self.keeper.open_journal()
         done, events = self.kept
         self.kept = ([], [])  # the link keeps them from here on
-        self.link = DashboardLink(self.report, self._apply, on_journal=self._journal, done=done)
+        self.link = DashboardLink(self.report, self._apply, on_journal=self.keeper.journaled, done=done)
         if events:
             self.link.restore_events(events)
         self.touched = 1  # the tablet indicator
@@ -212,18 +195,14 @@ class App:
             self.f1.on_command(name, args, time.ticks_ms(), same)
         self.touched = 1
 
-    def _journal(self, cid, name, args):
-        journal = self.journal
-        assert journal is not None  # loaded with the link, its only caller
-        journal.append(cid, name, args)  # before the ack: an acknowledged command survives a power cut
-        if journal.count == 1:
-            self.fold_at = time.ticks_add(time.ticks_ms(), _FOLD_MS)
-        if journal.count >= _FOLD_LINES or (name == "turn" and not args.get("on")):
-            self.fold_now = 1  # a turn's end: fold now, while the player waits for the others
-
     # ---- buttons and screen ----------------------------------------------------------------------------
     def _on_button(self, key, event):
-        if self.ui.on_button(key, event, time.ticks_ms()):
+        if event == LONG and self.link is None:
+            self.solo()  # a standalone race may start: its code loaded (20-30 ms) while the player holds the key
+        now = time.ticks_ms()
+        if event != RELEASE:
+            self.pressed_at = now  # its shadow: where the flash work goes (see _SHADOW_MS)
+        if self.ui.on_button(key, event, now):
             self.touched = 1
 
     def scan_buttons(self):
@@ -241,13 +220,12 @@ class App:
         memory is never asked here (gc.mem_free() scans the heap: 7 ms on a Pico)."""
         if self.touched:
             self.refresh()
-        if self.dirty or self.fold_due():
+        if self.keeper.due():
             self.save_due.set()
 
     def refresh(self):
         self.touched = 0
         self.gc_due.set()
-        self.last_activity = time.ticks_ms()
         linked = self.linked()
         self.was_linked = linked
         ui = self.ui
@@ -258,8 +236,8 @@ class App:
             self.board.led(self.led_on)
         if self.board.viewer:  # the host's viewer channel: the state line, written in pieces (no copy of the whole)
             car = json.dumps(self.car.snapshot())  # both pieces made first: out of memory leaves no half line
-            tail = b', "mode": %d, "hand": %d, "saves": %d, "free": %d}\n' % (ui.mode, ui.hand_shown(), self.saves,
-                                                                              gc.mem_free())
+            tail = b', "mode": %d, "hand": %d, "saves": %d, "free": %d}\n' % (ui.mode, ui.hand_shown(),
+                                                                              self.keeper.saves, gc.mem_free())
             emit = self.board.emit
             emit(b'S {"car": ')
             emit(car)
@@ -296,9 +274,10 @@ class App:
 
         while True:
             await readable(sys.stdin)  # type: ignore  # asleep until the tablet sends something
-            while self.saving:
+            while self.keeper.saving or self.keeper.replayed:
                 # A command journaled now would go into the journal the save is about to replace: it waits (the
-                # bytes stay in the USB buffer; a save takes 30 ms, 140 ms with an erase).
+                # bytes stay in the USB buffer; a save takes 30 ms, 140 ms with an erase). So does the link's
+                # start while the journal holds commands replayed at power-on, until a save has folded them in.
                 await asyncio.sleep_ms(_POLL_MS)
             link = self.link
             if link is None:
@@ -312,7 +291,7 @@ class App:
                 if len(link.outbox) < waiting:
                     # An event acknowledged: save without it. A save that still lists it would send it again after
                     # a restart, and a tablet restarted meanwhile (had it lost the ids it took) would apply it twice.
-                    self.dirty = 1
+                    self.keeper.dirty = 1
             self.settle()  # the commands just taken shown (and their save asked for) before the next input is read
 
     async def tick_task(self):
@@ -331,31 +310,23 @@ class App:
         while True:
             await self.save_due.wait()
             self.save_due.clear()
-            while self.dirty or self.fold_due():  # a press taken during a save made it dirty again
+            while self.keeper.due():  # a press taken during a save made it dirty again
                 await self.save()
 
     async def gc_task(self):
-        """Garbage collected in the first pause after a frame or a save (a few ms), so that a press never waits for
+        """Garbage collected after a frame (a few ms; before the save it asks for, both in the press's shadow), in a
+        window where no press is likely (see _SHADOW_MS) and never during a save, so that a press never waits for
         one. Idle, nothing is collected: nothing was made."""
         while True:
             await self.gc_due.wait()
             self.gc_due.clear()
-            while self.saving or time.ticks_diff(time.ticks_ms(), self.last_activity) < _GC_QUIET_MS:
-                await asyncio.sleep_ms(_GC_QUIET_MS)
+            await self.flash_window()
+            while self.keeper.saving:
+                await asyncio.sleep_ms(_WINDOW_POLL_MS)
+                await self.flash_window()
             gc.collect()
 
 
-def _restore(path, car):
-    """Power-on (firmware/restore.py): its code is imported for this once and then forgotten, so that it is garbage
-    for the rest of the race."""
-    import firmware
-    from firmware import restore
-
-    try:
-        return restore.restore(path, car)
-    finally:
-        del sys.modules["firmware.restore"]
-        del firmware.restore  # type: ignore[attr-defined]  # the package holds its submodules too
 
 
 def _task_failed(loop, context):

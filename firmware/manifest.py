@@ -43,6 +43,7 @@ package(
         "f5_screens.py",
         "f5_ui.py",
         "journal.py",
+        "keeper.py",
         "link.py",
         "main.py",
         "mpy_internals.py",

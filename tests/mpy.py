@@ -6,6 +6,11 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The unix-port heap the whole race must fit in, standalone and linked, the firmware loaded from source (64-bit
+# objects: about twice a Pico's sizes). A regression guard only: the Pico's own heap is measured on picosim
+# (pico.heap_free_kb_min). 128K until the one game switch and the keeper came in: the 10-lap linked race's last
+# power-on (64 command ids, a journal to replay, then the link compiled from source) ran out at 128K and restarted.
+RACE_HEAP = "136K"
 
 
 def micropython_path():

@@ -33,6 +33,9 @@ BOOT = os.path.join(ROOT, "firmware", "main.py")
 MIP_INDEX = "https://micropython.org/pi/v2"  # micropython-lib's, mpremote's default
 DRIVER = "ssd1306"
 REACH_S = 15
+# The save's folder (firmware/board_pico.py: state_path), made here: made by the first power-on, its littlefs commit
+# (a block erase) made that boot the slowest.
+DATA = "data"
 
 OFFLINE = """\
 The OLED driver (ssd1306, from micropython-lib) could not be installed from {index}:
@@ -134,7 +137,7 @@ def command(port, resume, mip_index, driver, reset, folders, out):
     # A stale lib/ssd1306.py would shadow the .mpy copied in its place.
     drop = ["lib/%s.py" % DRIVER] if driver else []
     keep = [folder + "/" + os.path.basename(m) for folder, mpys in folders for m in mpys]
-    cmd += ["exec", CLEAN % (keep, list(PACKAGES), drop, ["lib"] + [f for f, _ in folders]), "+"]
+    cmd += ["exec", CLEAN % (keep, list(PACKAGES), drop, ["lib", DATA] + [f for f, _ in folders]), "+"]
     if driver:
         cmd += ["fs", "cp", driver, ":lib/%s.mpy" % DRIVER, "+"]
     # Folder by folder, file by file: mpremote's `cp -r` misplaces a folder that already exists on the board.

@@ -180,16 +180,33 @@ class Referee:
         out.reverse()
         return out
 
+    def history_rounds(self):
+        """history() with the round each entry was made in: [(entry, in force?, round)]. The decisions in force
+        are replayed from the setup to know it; an undone one was made in the round the race was in then."""
+        race = Race.from_events([self.setup])
+        out = []
+        for entry, live in self.history():
+            out.append((entry, live, race.round))
+            if live and entry.get("t") not in ("undo", "pair"):
+                replay_one(race, entry)
+        return out
+
     def series(self):
-        """For the result charts: per seat, a (round, speed, tyre, brake) point at the end of each turn."""
+        """For the result charts: per seat, a (round, speed, tyre, brake) point for each turn it played: the
+        round the turn was played in (the last car's End turn starts the next round: read before it), the speed
+        it moved at (a spin or the pit drops the speedometer to 0 after), the gauges at its end."""
         race = Race.from_events([self.setup])
         points = [[] for _ in race.cars]
+        moved_at = {}
         for ev in self.stack:
             seat = ev.get("seat")
+            played_in = race.round
             replay_one(race, ev)
+            if ev.get("t") in ("speed", "hold", "block") and isinstance(ev.get("v"), int):
+                moved_at[seat] = ev["v"]
             if ev.get("t") == "end" and isinstance(seat, int):
                 c = race.cars[seat]
-                points[seat].append((race.round, c.speed, c.tyre, c.brake))
+                points[seat].append((played_in, moved_at.pop(seat, c.speed), c.tyre, c.brake))
         return points
 
     # ---- decisions ----------------------------------------------------------------------------------
@@ -257,12 +274,28 @@ class Referee:
             if (where[0], where[1]) in turn.bands_taken(self):
                 raise RuleError("corner", turn.band_taken_reason(self.track, where[0], where[1]))
             ev["where"] = where  # kept in the log beside the decision; the rules do not read it
+        same = self._keep_speed()
         ev["mph"] = self.race.cars[self.race.seat].speed  # the speed the band was taken at (for the words)
-        return self._act(ev)
+        return self._said_same(self._act(ev), same)
 
     def block(self, v, token=None):
         self._check("block", token)
-        return self._act({"t": "block", "seat": self.race.seat, "v": v})
+        same = self._keep_speed()
+        return self._said_same(self._act({"t": "block", "seat": self.race.seat, "v": v}), same)
+
+    def _keep_speed(self):
+        """A move action (a band, a block, the pit, the line) with no speed set this turn: the car keeps its
+        speed, logged as its speed decision first, as End turn does. Returns the speed kept, or None. (The
+        action was checked on the race with that decision made: turn.actions.)"""
+        keep = turn.same_speed(self.race)
+        if keep is None:
+            return None
+        self._act(dict(keep))
+        return keep["v"]
+
+    @staticmethod
+    def _said_same(ev, same):
+        return ev if same is None else dict(ev, same=same)
 
     def play_card(self, code, clear=1, token=None):
         self._check("card", token)
@@ -271,16 +304,19 @@ class Referee:
     def lap(self, over=0, token=None):
         """The car crossed the line, not on its last lap (that is finish()); spaces past the line count only there."""
         self._check("lap", token)
-        return self._act({"t": "lap", "seat": self.race.seat, "over": over})
+        same = self._keep_speed()
+        return self._said_same(self._act({"t": "lap", "seat": self.race.seat, "over": over}), same)
 
     def finish(self, over=0, token=None):
         """The car crossed the line on its last lap, `over` spaces past it."""
         self._check("finish", token)
-        return self._act({"t": "lap", "seat": self.race.seat, "over": over})
+        same = self._keep_speed()
+        return self._said_same(self._act({"t": "lap", "seat": self.race.seat, "over": over}), same)
 
     def pit(self, token=None):
         self._check("pit", token)
-        return self._act({"t": "pit", "seat": self.race.seat})
+        same = self._keep_speed()
+        return self._said_same(self._act({"t": "pit", "seat": self.race.seat}), same)
 
     def end_turn(self, token=None):
         """End the turn. With no speed set, the car keeps its speed: that is logged as a speed decision of its own

@@ -77,7 +77,7 @@ class F1Controller:
         self.ref = None  # the open race's referee, its view (companion/f1/view.py) and its log's path
         self.view = None
         self.path = None
-        self.form = f1_view.SetupForm()  # the setup screen's fields
+        self.form = f1_view.SetupForm().recall()  # the setup screen's fields, as the last race was set up
         self.picker = "speed"
         self.rows_sig = None
         self.car_rows = []  # CarPanel widgets, in turn order
@@ -128,6 +128,7 @@ class F1Controller:
         except (RuleError, TrackError, LogError) as e:
             self.app.screen("setup").ids.setup_message.text = str(e)
             return
+        self.form.remember()  # the same table, the next time the app opens
         self._open(ref, path)
         self.app.screen("pairing").ids.roll.text = f1_view.seat_roll_text(ref.race)
         self.app.came_from["pairing"] = "setup"
@@ -151,6 +152,9 @@ class F1Controller:
         for dev in self.ref.pairs.values():
             if virtual_mod.is_virtual(dev):
                 self.app._virtual(dev)
+        # Left at the pairing screen, the race never had its Race: the cars without a dashboard get theirs now,
+        # where they were placed (a phone by default), as Race would have given them.
+        self.app.give_the_rest()
         self.app.sync_phones()  # the same addresses on the same port: the phones find their seats again
         self.app.show("race")
 
@@ -425,8 +429,12 @@ class F1Controller:
         if sig != self.choices_sig:
             if self.choices_sig is None or self.choices_sig[0] != names:
                 ids.corners.clear_widgets()
-                ids.corners.add_widget(Label(text="CORNER", size_hint_x=None, width=theme.space(84, self.app.scale),
-                                             font_size=theme.font(theme.SMALL, self.app.scale), color=theme.MUTED))
+                caption = Label(text="CORNER", size_hint_x=None, font_size=theme.font(theme.SMALL, self.app.scale),
+                                color=theme.MUTED)
+                caption.texture_update()
+                room = caption.texture_size[0] + theme.space(8, self.app.scale)
+                caption.width = max(theme.space(84, self.app.scale), room)
+                ids.corners.add_widget(caption)
                 for i, name in enumerate(names):
                     b = ToggleRaceButton(text=name.replace("Corner ", ""), group="corner", allow_no_selection=False)
                     b.corner_name = name
@@ -465,7 +473,7 @@ class F1Controller:
 
     def _fill_odds(self):
         ids = self.app.screen("race").ids
-        ids.odds.text = "Before the roll:\n" + self.view.odds_text() if self.view.active() is not None else ""
+        ids.odds.text = self.view.odds_text(compact=self.app.compact) if self.view.active() is not None else ""
 
     def _fill_dashboards(self, rows, force):
         """The dashboard pane: a tab for every car with a virtual dashboard, the chosen one's OLED and buttons."""
@@ -484,10 +492,13 @@ class F1Controller:
         self.dash_sig = sig
         ids.dash_tabs.clear_widgets()
         for r in wanted:
+            # The chosen tab is lit, not painted in its car's colour: a block of yellow mid-screen on every turn
+            # competed with the one sign of whose turn it is (the header and the active car's panel).
             tab = ToggleRaceButton(text=r["name"], group="dashboard", allow_no_selection=False, tone=theme.PANEL,
-                                   down_tone=r["rgba"], font_size=theme.font(theme.SMALL, self.app.scale),
+                                   down_tone=theme.PANEL_HI, font_size=theme.font(theme.SMALL, self.app.scale),
                                    state="down" if r["dev"] == self.dash_dev else "normal")
-            tab.color = r["ink"] if tab.state == "down" else theme.INK
+            tab.color = theme.INK if tab.state == "down" else theme.MUTED
+            tab.shorten_from = "center"  # six tabs of shortened names still told apart
             tab.dev = r["dev"]
             tab.bind(on_release=lambda w: self.choose_dash(w.dev))
             ids.dash_tabs.add_widget(tab)
@@ -530,8 +541,12 @@ class F1Controller:
         elif what == "superb":
             ev = v.answer_superb(arg)
         elif what == "corner":
+            bridge = self.app.bridge
+            bridge.hold_commands()  # the dashboards learn the throw when the table's dice have landed (_rolled)
             ev = v.roll_corner(token=token)
-            if ev is not None:
+            if ev is None:
+                bridge.release_commands()
+            else:
                 self.rolling = 1
                 ids.chart_row.text = ""
                 ids.dice.roll(ev["dice"], self._rolled)  # the dice tumble; the taps wait for them
@@ -620,6 +635,8 @@ class F1Controller:
     def _rolled(self):
         ids = self.app.screen("race").ids
         self.rolling = 0
+        if self.app.bridge is not None:
+            self.app.bridge.release_commands()
         self._fill_table()
         ids.message.text = self._said(self.view) if self.view is not None else ""
 
@@ -647,14 +664,19 @@ class F1Controller:
             line.add_widget(Label(text="%d" % place, bold=True, font_size=theme.font(theme.HERO - 6, self.app.scale),
                                   size_hint_x=None, width=theme.space(56, self.app.scale)))
             box = BoxLayout(orientation="vertical")
-            swatch = Label(text=name, bold=True, color=theme.CAR_INK[colour], halign="left",
-                           font_size=theme.font(theme.LARGE, self.app.scale), shorten=True)
+            swatch = Label(text=name, bold=True, color=theme.CAR_INK[colour], halign="left", size_hint_y=None,
+                           height=h * 0.55, font_size=theme.font(theme.LARGE, self.app.scale), shorten=True,
+                           shorten_from="center")
             swatch.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - dp(12), None)))
             paint(swatch, theme.CAR_RGBA[colour])
             box.add_widget(swatch)
+            # every word of how it ended ("finished, 3 spaces over the line"): the row grows to hold them
             detail = Label(text=text, font_size=theme.font(theme.SMALL, self.app.scale), color=theme.MUTED,
-                           size_hint_y=0.8, max_lines=2, halign="left", valign="top")
-            detail.bind(size=lambda w, s: setattr(w, "text_size", s))
+                           size_hint_y=None, halign="left", valign="top")
+            detail.bind(width=lambda w, v: setattr(w, "text_size", (v, None)),
+                        texture_size=lambda w, v: setattr(w, "height", v[1]))
+            detail.bind(height=lambda w, v, line=line, swatch=swatch: setattr(
+                line, "height", max(h, swatch.height + v + theme.space(4, self.app.scale))))
             box.add_widget(detail)
             line.add_widget(box)
             ids.order.add_widget(line)

@@ -136,6 +136,25 @@ def moves_on(ref):
     return car.speed > 0 or any(ev.get("t") == "card" and ev.get("spaces") for ev in this_turn(ref))
 
 
+def same_speed(race):
+    """The decision a move action makes for a car with no speed set this turn: it keeps its speed (as End turn
+    does), or None where it cannot (its speed is set already, or the rules want a new one)."""
+    car = race.cars[race.seat]
+    if car.speed_set or same_speed_reason(car):
+        return None
+    return {"t": "speed", "seat": race.seat, "v": car.speed, "card": None, "same": 1}
+
+
+def moving_race(race):
+    """The race as a move action finds it: with the same speed kept if none is set (a copy), else the race."""
+    keep = same_speed(race)
+    if keep is None:
+        return race
+    moved = race_copy(race, seat_only=True)
+    moved.do(keep)
+    return moved
+
+
 def phase(ref):
     race = ref.race
     if race.game_over or race.seat < 0:
@@ -278,7 +297,12 @@ def actions(ref):
         offer["undo"] = Action("undo", bool(ref.stack), "nothing to undo", token)
         return offer
     car = race.cars[race.seat]
-    still = car.speed_set and not moves_on(ref)
+    # A move action without a new speed keeps the speed the car has (said once on the screen), as End turn does:
+    # the move actions are tried on the race with that decision made.
+    moving_in = moving_race(race)
+    mover = moving_in.cars[race.seat]
+    still_moving = mover.speed_set and not (mover.speed > 0 or moves_on(ref))
+    halt = STILL if car.speed_set else "set the speed first"  # at 0 mph with no speed set: 0 kept moves nowhere
     reasons = {}
     # Setting the speedometer.
     if car.speed_set:
@@ -292,15 +316,15 @@ def actions(ref):
     else:
         reasons["hold"] = "" if any(o.live for o in hold_options(car)) else "waiting: speed up to 60"
     # During the move.
-    moving = _try(race, {"t": "corner", "safety": charts.MAX_SPEED})  # set the speed first / not on the track
-    reasons["corner"] = moving or (STILL if still else "")
-    if not car.speed_set:
+    moving = _try(moving_in, {"t": "corner", "safety": charts.MAX_SPEED})  # set the speed first / not on the track
+    reasons["corner"] = moving or (halt if still_moving else "")
+    if not mover.speed_set:
         reasons["block"] = "set the speed first"
     else:
-        reasons["block"] = "" if any(o.live for o in block_options(car, still=still)) else (
-            STILL if still else "only a moving car is blocked")
-    reasons["pit"] = _try(race, {"t": "pit"}) or (STILL if still else "")
-    line = _try(race, {"t": "lap", "over": 0}) or (STILL if still else "")
+        reasons["block"] = "" if any(o.live for o in block_options(mover, still=still_moving)) else (
+            halt if still_moving else "only a moving car is blocked")
+    reasons["pit"] = _try(moving_in, {"t": "pit"}) or (halt if still_moving else "")
+    line = _try(moving_in, {"t": "lap", "over": 0}) or (halt if still_moving else "")
     last = car.laps_left == 1
     reasons["lap"] = line or ("last lap: that is the finish" if last else "")
     reasons["finish"] = line or ("" if last else "not the last lap yet")

@@ -87,6 +87,44 @@ class SetupForm:
             raise TrackError(_track_words(e, self.track_path))
         return Referee.new(path, self.players(), self.laps, rules=self.rules, track=track, seed=seed)
 
+    # The table's names, count and laps, kept for the next time the app opens (the same friends play again).
+    REMEMBERED = "setup.json"
+
+    def remember(self, folder=None):
+        """Keep names, count and laps (atomically: a crash leaves the old file or the new one, never half)."""
+        import json
+        import os
+
+        from companion.storage import data_dir
+
+        path = os.path.join(folder or data_dir(), self.REMEMBERED)
+        tmp = path + ".tmp"
+        try:
+            with open(tmp, "w") as f:
+                json.dump({"names": self.names, "count": self.count, "laps": self.laps}, f)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # only a convenience: the game itself is saved elsewhere
+
+    def recall(self, folder=None):
+        """The names, count and laps kept by remember(), if any (a missing or unreadable file: the defaults)."""
+        import json
+        import os
+
+        from companion.storage import data_dir
+
+        try:
+            with open(os.path.join(folder or data_dir(), self.REMEMBERED)) as f:
+                kept = json.load(f)
+            names = [str(n) for n in kept["names"]][:MAX_PLAYERS]
+            count, laps = int(kept["count"]), int(kept["laps"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return self
+        self.names[: len(names)] = names
+        self.set_count(count)
+        self.set_laps(laps)
+        return self
+
 
 def _track_words(error, path):
     """A track file's error with the track named as the player named it, not as a file: "Club: 1 to 12 corners"."""
@@ -281,7 +319,10 @@ class RaceView:
         car = self.active_car()
         if car is None:
             return turn.block_options(None, over=True)
-        return self._memo("block", lambda: turn.block_options(car, still=car.speed_set and not turn.moves_on(self.ref)))
+        # With no speed set, a block keeps the speed the car has first (turn.same_speed): offered from there.
+        mover = turn.moving_race(self.race).cars[self.race.seat]
+        return self._memo("block", lambda: turn.block_options(
+            mover, still=mover.speed_set and not (mover.speed > 0 or turn.moves_on(self.ref))))
 
     def _memo(self, name, work):
         """The pickers are worked out once a step (the screen may ask every frame): a new decision, a new list."""
@@ -336,9 +377,13 @@ class RaceView:
             return []
         if special is None:
             special = self.use_special()
-        return [(outcome_text(pen), n, (100 * n + 18) // 36) for pen, n in self.ref.odds(self.safety(), special)]
+        # SPIN first, then no penalty: the two lines a player weighs; then the other costs, likeliest first.
+        ranked = sorted(self.ref.odds(self.safety(), special), key=lambda o: (not o[0][0], o[0] != (0, 0, 0), -o[1]))
+        return [(outcome_text(pen), n, (100 * n + 18) // 36) for pen, n in ranked]
 
-    def odds_text(self, special=None):
+    def odds_text(self, special=None, compact=False):
+        """The advisor's words: the band, then every outcome (SPIN first), and what a card played changed.
+        compact: two outcomes a line, without the percentages (a short screen)."""
         car = self.active_car()
         if car is None:
             return ""
@@ -349,7 +394,18 @@ class RaceView:
             head += "safe"
         else:
             head += "%d over, tyres %d" % (over, car.tyre)
-        return head + "\n" + "\n".join("%s: %d/36 (%d%%)" % o for o in self.odds(special))
+        if special is None:
+            special = self.use_special()
+        lines = [head]
+        if over > 0 and special and 0 < over <= 40:
+            lines.append("Special tyres: this band without penalty")
+        elif over > 0 and car.superb:
+            lines.append("Superb Driving: this corner at any speed")
+        odds = self.odds(special)
+        if compact:
+            shown = ["%s %d/36" % (text, n) for text, n, _p in odds]
+            return "\n".join(lines + ["  ·  ".join(shown[i:i + 2]) for i in range(0, len(shown), 2)])
+        return "\n".join(lines + ["%s: %d/36 (%d%%)" % o for o in odds])
 
     def hold_choices(self):
         """Blocked in the pit or on a spin-off point: the speeds the car may dial while waiting."""
@@ -360,7 +416,14 @@ class RaceView:
         return [o.v for o in self.speed_options() if o.live]
 
     def history_lines(self):
-        return [history_text(self.race.names, e) + ("" if live else "   (undone)") for e, live in self.ref.history()]
+        """The log in words, oldest first, with "ROUND n" where each round starts (undone moves kept, marked)."""
+        lines, heading = [], None
+        for e, live, rnd in self.ref.history_rounds():
+            if e.get("t") != "pair" and rnd != heading:
+                lines.append("ROUND %d" % rnd)
+                heading = rnd
+            lines.append(history_text(self.race.names, e) + ("" if live else "   (undone)"))
+        return lines
 
     # ---- what just happened ------------------------------------------------------------------
     def _turn_events(self):
@@ -441,6 +504,8 @@ class RaceView:
                 limit = ": pit card, starting speed %d" % car.fixed
             elif car.cap:
                 limit = ": after the spin, up to %d" % car.cap
+            if car.speed and not limit and turn.same_speed(race) is not None:  # a move keeps it (see turn.actions)
+                return head + "%s to play: a new speed, or move on at %d." % (who, car.speed)
             return head + "%s to play: set the speed (%d now%s)." % (who, car.speed, limit)
         if ph == "move":
             return head + "%s at %d mph: move the car." % (who, car.speed)
@@ -583,13 +648,13 @@ class RaceView:
         title = "%d + %d" % tuple(dice) if dice else "no throw"
         self.last_roll = {"dice": dice, "pen": pen, "title": title, "row": row, "seat": seat,
                           "outcome": outcome_text(pen), "words": self.last_roll_text()}
-        self.message = "%s, %s: %s" % (who, self.corner_names()[self.corner], outcome_text(pen))
+        self.message = _kept(ev, who) + "%s, %s: %s" % (who, self.corner_names()[self.corner], outcome_text(pen))
         self.special = 0
         return ev
 
     def block(self, v, token=None):
-        return self._do(lambda: self.ref.block(v, token=token), lambda ev: "%s blocked: speed %d%s" % (
-            self._who(), v, ", spun" if ev["pen"][0] else ""))
+        return self._do(lambda: self.ref.block(v, token=token), lambda ev: "%s%s blocked: speed %d%s" % (
+            _kept(ev, self._who()), self._who(), v, ", spun" if ev["pen"][0] else ""))
 
     def play_card(self, code, clear=1, token=None):
         """A tactic card played from the table (Superb Driving with `clear` already answered)."""
@@ -605,7 +670,7 @@ class RaceView:
         if ev is not None:
             text = card_text(ev["pit"])
             self.last_pit = (who, text)
-            self.message = "%s in the pit: %s" % (who, text)
+            self.message = _kept(ev, who) + "%s in the pit: %s" % (who, text)
         return ev
 
     def lap(self, over=0, token=None):
@@ -625,8 +690,8 @@ class RaceView:
         who = self._who()
         ev = self._do(lambda: fn(over, token=token), "")
         if ev is not None:
-            self.message = ("%s FINISHED, %d spaces over the line" % (who, over)) if final else (
-                "%s: lap, %d to go" % (who, self.race.cars[ev["seat"]].laps_left))
+            self.message = _kept(ev, who) + (("%s FINISHED, %d spaces over the line" % (who, over)) if final else (
+                "%s: lap, %d to go" % (who, self.race.cars[ev["seat"]].laps_left)))
         return ev
 
     def end_turn(self, token=None):
@@ -639,9 +704,8 @@ class RaceView:
         ev = self._do(lambda: self.ref.end_turn(token=token), "")
         if ev is not None:
             nxt = self.active()
-            same = ("%s keeps the same speed, %d. " % (who, ev["same"])) if "same" in ev else ""
             self.message = "%s%s's turn ended. %s" % (
-                same, who, ("Next: %s" % self.race.names[nxt]) if nxt is not None else self._over_text())
+                _kept(ev, who), who, ("Next: %s" % self.race.names[nxt]) if nxt is not None else self._over_text())
             self.last_roll = None
             self.last_pit = None
         return ev
@@ -652,6 +716,16 @@ class RaceView:
         if ev is not None:
             self.last_roll = None
         return ev
+
+
+def short_cost(text):
+    """A speed key's cost where the key is narrow (the 7-inch screen): "brake 2 tyre 1" -> "B2 T1"."""
+    return text.replace("brake ", "B").replace("tyre ", "T").replace("optional", "opt")
+
+
+def _kept(ev, who):
+    """The words for a move action that kept the car's speed (none was set this turn): said once, first."""
+    return ("%s keeps the same speed, %d. " % (who, ev["same"])) if ev.get("same") is not None else ""
 
 
 def history_text(names, e):

@@ -171,6 +171,7 @@ class CarPanel(BoxLayout):
     link = StringProperty("none")
     dev = StringProperty("")
     active = BooleanProperty(False)
+    frame = NumericProperty(0)  # the kerb-red frame's width while it is the car to play (f1.kv)
     seat = NumericProperty(0)
     shown = ObjectProperty(None, allownone=True)
 
@@ -187,8 +188,9 @@ class CarPanel(BoxLayout):
         self.tyre = r["tyre"]
         self.brake = r["brake"]
         self.laps_left = r["laps_left"]
-        missed = "missed %d" % r["missed"] if r.get("missed") else ""
-        self.status = "  ".join(t for t in (r["status"], missed) if t)
+        # What holds the car now ("PIT, MISS 2"); the moves missed before are History's (a "missed 1" stayed on
+        # the panel for the rest of the race, and clipped "IN PIT" to "IN PI...").
+        self.status = r["status"]
         self.link = r["link"]
         self.dev = r["dev"] or ""
         self.active = bool(r["active"])
@@ -302,16 +304,18 @@ class TurnChart(BoxLayout):
         super().__init__(orientation="vertical", **kw)
         from kivy_garden.graph import Graph
 
-        self.caption = Label(text=self.title, bold=True, size_hint_y=None, height=dp(24), halign="left",
-                             font_size=sp(theme.SMALL))
-        self.caption.bind(size=lambda w, s: setattr(w, "text_size", s))
+        # As high as its text: the theme's Label rule sizes it to the window (a kwarg would lose to the rule).
+        self.caption = Label(text=self.title, bold=True, size_hint_y=None, halign="left")
+        self.caption.bind(width=lambda w, v: setattr(w, "text_size", (v, None)),
+                          texture_size=lambda w, v: setattr(w, "height", v[1] + dp(4)))
         self.bind(title=lambda w, t: setattr(self.caption, "text", t))
         self.add_widget(self.caption)
         self.graph = Graph(
             xlabel="turn", x_ticks_major=1, y_ticks_major=1, x_grid_label=True,
             y_grid_label=True, x_grid=False, y_grid=True, xmin=0, xmax=1, ymin=0, ymax=max(1, self.top_value),
             background_color=list(theme.CHART_BG), tick_color=list(theme.CHART_GRID), border_color=list(theme.LINE),
-            label_options={"color": list(theme.INK), "bold": True}, padding=dp(4), font_size=sp(theme.SMALL - 2),
+            label_options={"color": list(theme.INK), "bold": True}, padding=dp(4),
+            font_size=max(theme.MIN_TEXT_PX, sp(theme.SMALL - 2)),
             precision="%d")
         self.add_widget(self.graph)
         self.bind(series=self.redraw, top_value=self.redraw)

@@ -10,6 +10,12 @@ its player's phone, or deliberately one on this tablet's screen: a tab for each,
 (an F5 dashboard always shows something of its hand) until its player holds a finger on it to look.
 What the table screen shows comes from companion/f5/view.py; no hand is ever shown here.
 
+Each column is drawn as its race cards (companion/f5/cards.py). Every move is told to the table in words, one
+message at a time (view.Announcer): an overtake, a pit stop or the end stays up for READ_S, and the tablet waits
+for it before it plays its next car, so nobody misses one; the overtaking car's row slides and glows meanwhile.
+History lists every move (public facts only), Results the places of a finished game and what decided them,
+from the table or from Saved games.
+
 Every size comes from the theme (companion/theme.py, at app.scale): the rows share the track's height, at
 most ROW (dp at scale 1) each, so five cars fit from a 7-inch 800x480 screen to 1920x1200.
 """
@@ -19,9 +25,10 @@ import os
 from kivy.animation import Animation
 from kivy.factory import Factory
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, ListProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from shared_rules.errors import RuleError
 from shared_rules.f5.cards import CAR_NAMES, CARS
@@ -29,13 +36,16 @@ from shared_rules.f5.cards import CAR_NAMES, CARS
 from companion import storage, theme
 from companion import virtual as virtual_mod
 from companion.f5 import view as f5_view
+from companion.f5.cards import F5Column  # noqa: F401 (registers the card widgets f5.kv uses)
 from companion.f5.referee import F5Referee
 from companion.eventlog import LogError
 from companion.transport import CONNECTED
-from companion.widgets import RaceButton, VirtualDash
+from companion.widgets import VirtualDash
 
 AUTO_S = 0.8  # a turn the tablet plays, every this often
-SLIDE_S = 0.5  # an overtake's slide
+READ_S = 3.0  # an overtake, a pit stop or the end stays in words on the screen this long, at least
+GLANCE_S = 1.5  # any other turn's words, at least
+SLIDE_S = 1.0  # an overtake's slide
 ROW = 96  # a car's row at most this high (dp at scale 1); less when the track is lower
 
 Builder.load_file(os.path.join(os.path.dirname(__file__), "f5.kv"))
@@ -49,14 +59,46 @@ class F5TableScreen(Screen):
     pass
 
 
+class F5HistoryScreen(Screen):
+    pass
+
+
+class F5ResultsScreen(Screen):
+    pass
+
+
+class F5Chip(Widget):
+    tone = ListProperty([1, 1, 1, 1])  # a car's colour
+
+
+class F5HistoryLine(BoxLayout):
+    text = StringProperty("")
+    tone = ListProperty([1, 1, 1, 1])
+    news = BooleanProperty(False)  # an overtake, a pit stop or the end: bright
+
+
+class F5ResultRow(BoxLayout):
+    place = StringProperty("")
+    name = StringProperty("")
+    tone = ListProperty([1, 1, 1, 1])
+    ink = ListProperty([0, 0, 0, 1])
+    who = StringProperty("")
+    why = StringProperty("")
+    winner = BooleanProperty(False)
+
+
 class F5CarRow(BoxLayout):
     to_move = BooleanProperty(False)
     swatch = ListProperty([0, 0, 0, 1])
+    ink = ListProperty([1, 1, 1, 1])  # a text colour readable on the swatch
+    glow = NumericProperty(0)  # 1 while news about this car is up (an overtake, its pit stop): its edge lit
 
 
 def add_screens(sm):
     sm.add_widget(F5SetupScreen(name="f5setup"))
     sm.add_widget(F5TableScreen(name="f5table"))
+    sm.add_widget(F5HistoryScreen(name="f5history"))
+    sm.add_widget(F5ResultsScreen(name="f5results"))
 
 
 class F5Controller:
@@ -73,6 +115,12 @@ class F5Controller:
         self.sig = None
         self.since_auto = 0.0
         self.auto_s = AUTO_S
+        self.read_s = READ_S
+        self.glance_s = GLANCE_S
+        self.moves = None  # view.Moves: the game's public history
+        self.announcer = f5_view.Announcer()
+        self.read_only = False  # a finished game opened from Saved games for its results
+        self.came_from = {}  # f5history, f5results -> the screen Back returns to
         self.oleds = {}  # dev -> OledView of the virtual dashboards put on this tablet's screen
         self.dashes = {}  # dev -> its VirtualDash (the chosen one on the screen, the others kept aside)
         self.dash_dev = None  # the dashboard whose tab is chosen
@@ -83,7 +131,7 @@ class F5Controller:
         ids = self.app.screen("f5setup").ids
         ids.cars.clear_widgets()
         for car in range(CARS):
-            b = RaceButton(tone=theme.CAR_RGBA[CAR_NAMES[car]], color=theme.CAR_INK[CAR_NAMES[car]])
+            b = Factory.F5CarButton(tone=theme.CAR_RGBA[CAR_NAMES[car]], color=theme.CAR_INK[CAR_NAMES[car]])
             b.bind(on_release=lambda w, car=car: self.cycle(car))
             ids.cars.add_widget(b)
         self._fill_roles()
@@ -139,6 +187,10 @@ class F5Controller:
         self.app.close_dashboards()  # never an earlier game's virtual dashboards (a Formula 1 race's, say)
         self.ref, self.path = ref, path
         self.table = f5_view.F5Table(ref)
+        self.moves = f5_view.Moves(ref)
+        self.moves.update()  # a resumed game's moves were told before: its history, not news
+        self.announcer.clear()
+        self.app.screen("f5table").ids.last.text = ""
         self.app.bridge.attach(ref)
         self.rows = {}
         self.order = None
@@ -174,19 +226,106 @@ class F5Controller:
         """Back to the Formula 1 setup; a game in progress stays saved and can be resumed."""
         self.close()
         self.app.f5 = None
-        self.app.sm.current = "setup"
+        self.app.show("setup")  # its Continue offers the game just left
+
+    def back(self):
+        """Back (Escape, Android's Back, a screen's Back button) on a Formula 5 screen."""
+        current = self.app.sm.current
+        if current == "f5table":
+            self.app.confirm("Leave this Formula 5 game? It stays saved.", self.leave, yes="Leave")
+        elif current in ("f5history", "f5results"):
+            target = self.came_from.get(current, "f5table")
+            if target == "saved":  # a finished game's results, opened from Saved games
+                self.close()
+                self.app.f5 = None
+                before = self.app.came_from.get("saved")  # Saved games' own Back still leads where it did
+                self.app.show("saved")
+                if before is not None:
+                    self.app.came_from["saved"] = before
+            elif target == "f5results":
+                self.show_results()
+            else:
+                self.app.sm.current = target
+
+    # ---- history and results ---------------------------------------------------------------------------
+    def show_history(self):
+        """Every move of the game, the latest first, a round's heading over its moves (public facts only)."""
+        current = self.app.sm.current
+        if current != "f5history":
+            self.came_from["f5history"] = current
+        self._bring_up_to_date()
+        self._fill_history()
+        self.app.sm.current = "f5history"
+
+    def _bring_up_to_date(self):
+        """The moves made since the last frame told first (never skipped because a screen read them)."""
+        if not self.read_only and self.rows:
+            self.refresh()
+
+    def _fill_history(self):
+        ids = self.app.screen("f5history").ids
+        ids.lines.clear_widgets()
+        names = self.ref.names()
+        for rnd, lines in f5_view.history_rounds(self.moves.moves, names):
+            heading = Factory.F5Line(text="Round %d" % rnd, bold=True, color=theme.MUTED)
+            ids.lines.add_widget(heading)
+            for car, text, news in lines:
+                ids.lines.add_widget(Factory.F5HistoryLine(text=text, news=news,
+                                                           tone=theme.CAR_RGBA[CAR_NAMES[car]]))
+        if not self.moves.moves:
+            ids.lines.add_widget(Factory.F5Line(text="No move yet: the car in first position plays first."))
+        ids.scroll.scroll_y = 1
+
+    def show_results(self):
+        """The places and what decided them (the standings so far while the game goes on)."""
+        current = self.app.sm.current
+        if current not in ("f5results", "f5history"):
+            self.came_from["f5results"] = current
+        self._bring_up_to_date()
+        head, rule, rows = f5_view.results(self.ref, self.moves.moves)
+        ids = self.app.screen("f5results").ids
+        ids.headline.text = head
+        ids.explain.text = rule
+        ids.places.clear_widgets()
+        for r in rows:
+            if r["player_place"] is None:
+                who = "No player: no place among the players"
+            else:
+                who = "%s player (%s)%s" % (f5_view.PLACES[r["player_place"] - 1], r["who"],
+                                           ": wins" if r["player_place"] == 1 and self.ref.game.over else "")
+            ids.places.add_widget(Factory.F5ResultRow(
+                place="%d." % r["place"], name=r["name"], tone=theme.CAR_RGBA[r["colour"]],
+                ink=theme.CAR_INK[r["colour"]], who=who, why="%s  ·  %s" % (r["why"], r["tally"]),
+                winner=r["player_place"] == 1 and self.ref.game.over))
+        self.app.sm.current = "f5results"
+
+    def open_results(self, path):
+        """A finished game from Saved games: its results (and history), nothing played, no dashboards."""
+        try:
+            ref = F5Referee.open(path)
+        except LogError as e:
+            self.app.screen("saved").ids.saved_message.text = str(e)
+            return False
+        self.ref, self.path, self.read_only = ref, path, True
+        self.table = f5_view.F5Table(ref)
+        self.moves = f5_view.Moves(ref)
+        self.moves.update()
+        self.show_results()
+        self.came_from["f5results"] = "saved"
+        return True
 
     def close(self):
         if self.ref is not None:
-            self.app.bridge.attach(None)
-            self.app.close_dashboards()
+            if not self.read_only:
+                self.app.bridge.attach(None)
+                self.app.close_dashboards()
             self.ref.close()
             self.ref = None
 
     # ---- the table -------------------------------------------------------------------------------------
     def tick(self, dt):
         ref = self.ref
-        if ref is None:
+        if ref is None or self.read_only:
             return
         self._pair_new_dashboards()
         if self.app.sm.current == "pairing":
@@ -194,13 +333,30 @@ class F5Controller:
             return  # the game starts when the players have their dashboards
         # The first frame's dt is the time the table took to open (dashboards starting): it counts for nothing.
         self.since_auto = 0.0 if self.since_auto is None else self.since_auto + dt
-        if ref.tablet_plays() and self.since_auto >= self.auto_s:
+        # The tablet plays its next car once the table has read what the last move did.
+        if ref.tablet_plays() and self.since_auto >= self.auto_s and not self.announcer.busy():
             self.since_auto = 0.0
             ref.auto_move()
             self.app.bridge.push()
         self.app.show_link_error(self.app.screen("f5table").ids.message)
         self.refresh()
+        self._announce(dt)
         self._draw_oleds()
+
+    def _announce(self, dt):
+        """The next message up when the one shown has had its time; an overtake's row glows meanwhile."""
+        shown = self.announcer.tick(dt)
+        if shown is None:
+            return
+        text, hold, tone, car = shown
+        ids = self.app.screen("f5table").ids
+        ids.last.text = text
+        ids.last.color = theme.WARN if tone == "news" else theme.INK
+        ids.last_chip.tone = theme.CAR_RGBA[CAR_NAMES[car]] if car is not None else theme.BG
+        # The car the news is about glows while it is up: lit, not animated (every frame of an animation redraws
+        # the whole window, dozens of cards).
+        for c, row in self.rows.items():
+            row.glow = 1.0 if c == car and tone == "news" else 0.0
 
     def _pair_new_dashboards(self):
         """A player's car without a dashboard takes the first connected Pico that has no car yet (never a
@@ -234,20 +390,33 @@ class F5Controller:
                 self.rows[car] = row
                 track.add_widget(row)
             track.bind(size=lambda *_: self._place(animate=False))
+        names = ref.names()
+        new = self.moves.update()
+        for move in new:
+            news = f5_view.is_news(move)
+            self.announcer.push(f5_view.move_text(move, names), self.read_s if news else self.glance_s,
+                                "news" if news else "plain", move["car"])
+            if move["over"]:
+                self.announcer.push(self.table.status(), self.read_s, "news", ref.game.winner())
+        if new and self.app.sm.current == "f5history":
+            self._fill_history()  # read while the game goes on: the new moves at the top
         old = self.order
         for r in self.table.rows():
             row = self.rows[r["car"]]
             row.ids.place.text = "%d." % (r["pos"] + 1)
             row.ids.car.text = r["name"]
             row.ids.car.color = theme.CAR_INK[r["colour"]]
+            row.ink = list(theme.CAR_INK[r["colour"]])
             row.swatch = list(theme.CAR_RGBA[r["colour"]])
             row.ids.speed.text = "0" if r["stopped"] else str(r["speed"])
             row.ids.speed_caption.text = "PIT STOP" if r["stopped"] else "SPEED"
-            row.ids.cards.text = r["markup"]
-            row.ids.who.text = "%s  ·  %d cards" % (r["who"], r["hand"]) if r["hand"] else r["who"]
+            row.ids.speed_caption.color = theme.WARN if r["stopped"] else theme.MUTED
+            row.ids.cards.entries = r["column"]
+            row.ids.who.text = r["row_who"]
+            row.ids.hand.text = str(r["hand"]) if r["hand"] else ""
             row.to_move = r["to_move"]
         ids.status.text = self.table.status()
-        ids.last.text = self.table.last_text()
+        ids.results.disabled = not ref.game.over
         self._fill_virtuals(ref.game.to_move())
         self.order = list(ref.game.order)
         self._place(animate=old is not None and old != self.order)

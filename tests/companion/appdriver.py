@@ -438,9 +438,13 @@ def resume(d):
 
 
 def showcase(d):
-    """The race screen of a 4-car race after a few turns, just after a corner roll (docs/screenshot.png)."""
+    """The race screen of a 6-car race after a few turns, every dashboard on the tablet, just after a corner roll:
+    docs/screenshot.png (1280x800) and docs/screenshot-800x480.png (the 7-inch display)."""
+    from kivy.core.window import Window
+
     app = d.app
-    yield from setup_and_pair(d, players=4)
+    d.names = ["Ann", "Bob", "Christine", "Christopher", "Dev", "Flo"]
+    yield from setup_and_pair(d, players=6, on_tablet=6)
     ids = race_ids(app)
     for turn in range(9):
         yield app.f1.ready
@@ -457,6 +461,9 @@ def showcase(d):
     yield lambda: not app.f1.rolling
     yield 0.5
     d.shot("race")
+    Window.size = (800, 480)
+    yield 0.8
+    d.shot("race-800x480")
 
 
 def superb(d):
@@ -646,10 +653,8 @@ def people(d):
     yield tap(rids.end)
     yield app.f1.ready
     d.note("new_turn_table", {"dice": list(rids.dice.faces), "chart_row": rids.chart_row.text})
-    yield tap(rids.block)
+    yield tap(rids.block)  # Bob keeps last turn's 40: Block opens its picker from there (issue 25 defect 9)
     block_before = rids.message.text
-    yield tap(speed_key(app, 40))
-    yield tap(rids.block)
     d.note("block", {"before": block_before, "title": rids.picker_title.text,
                      "keys": [(k.value, k.live, k.note) for k in app.f1.speed_keys]})
     yield tap(speed_key(app, 60))
@@ -692,6 +697,425 @@ def people(d):
     d.note("saved_back_again", app.sm.current)
 
 
+def continue_after_pairing(d):
+    """Issue 25 defect 1: setup, Roll for seats, Escape on the pairing screen, then the setup's Continue. The
+    race must not skip what Race does: every seat gets its dashboard (on its phone, as placed), so the phones
+    waiting at their addresses are served one."""
+    from kivy.core.window import Window
+
+    app = d.app
+    ids = app.screen("setup").ids
+    yield lambda: app.bridge is not None
+    for i, w in enumerate(reversed(ids.names.children)):
+        w.text = ["Ann", "Bob", "Cy"][i]
+    yield tap(ids.start)
+    yield lambda: app.sm.current == "pairing" and app.phones is not None and app.phones.ready()
+    d.note("addresses", [app.phones.address(seat) for seat in range(3)])
+    Window.dispatch("on_keyboard", 27, 41, None, [])  # Escape
+    yield lambda: app.sm.current == "setup" and not ids.resume.disabled
+    yield tap(ids.resume)
+    yield lambda: app.sm.current in ("race", "pairing")
+    if app.sm.current == "pairing":  # a fix may show the skipped step again: Race then does the rest
+        yield tap(app.screen("pairing").ids.go)
+        yield lambda: app.sm.current == "race"
+    ref = app.f1.ref
+    yield lambda: len(ref.pairs) == 3 and all(dev in app.ports.virtual for dev in ref.pairs.values())
+    yield lambda: all(app.phones.served.get(seat) for seat in range(3))
+    d.note("after", {"screen": app.sm.current, "pairs": len(ref.pairs),
+                     "served": sorted(seat for seat, dev in app.phones.served.items() if dev)})
+
+
+def text_cut(label):
+    """The lines of `label` its box does not show: its text laid out at its width, without a height, against
+    the box (a label whose text_size is its size draws only the lines that fit, and says nothing)."""
+    from kivy.uix.label import Label
+
+    probe = Label()
+    for key in ("text", "font_size", "bold", "markup", "line_height", "font_name", "padding"):
+        setattr(probe, key, getattr(label, key))  # after the kv rules (a kwarg would lose to a rule's binding)
+    probe.text_size = (label.width, None)
+    probe.texture_update()
+    return max(0, probe.texture_size[1] - label.height) > 1
+
+
+def odds_seen(app):
+    ids = race_ids(app)
+    return {"text": ids.odds.text, "cut": text_cut(ids.odds) or ids.odds.texture_size[1] > ids.odds.height + 1,
+            "inside": ids.odds.y >= ids.odds.parent.y - 1}
+
+
+def odds_spin(d):
+    """Issue 25 defect 4: 100 mph at a 60 band, before the roll, then Superb Driving played on the dashboard.
+    The odds list every outcome, SPIN first, and after the card say what it changed."""
+    from kivy.core.window import Window
+
+    app = d.app
+    yield from setup_and_pair(d, players=2)
+    view = app.f1.view
+    for _turn in range(10):  # the table's turns, quickly, until the first car is at 100
+        speed = max(v for v in view.speed_choices() if v <= 100)
+        view.set_speed(speed)
+        if view.active() == 0 and speed == 100:
+            break
+        view.end_turn()
+    app.f1.refresh_race(force=True)
+    yield app.f1.ready
+    corner = next(i for i, c in enumerate(app.f1.ref.track.corners) if 60 in c[1][0])
+    yield tap(corner_button(app, corner))
+    lane = list(app.f1.ref.track.corners[corner][1][0]).index(60)
+    yield tap(button(race_ids(app).lanes, "lane %d: 60" % (lane + 1)))
+    sizes = {}
+    for w, h in SIZES:
+        Window.size = (w, h)
+        yield 0.4
+        sizes["%dx%d" % (w, h)] = odds_seen(app)
+        d.shot("odds-%dx%d" % (w, h))
+    Window.size = SIZES[0]
+    yield 0.3
+    d.note("before", sizes)
+    app.f1.ref.on_dashboard_event(0, "card", {"card": "SD"})  # the event the transport delivers
+    yield 0.3
+    d.note("after_card", odds_seen(app))
+    yield tap(button(race_ids(app).speeds, "Clear"))
+    d.note("after_clear", odds_seen(app))
+
+
+def covered_hand(d):
+    """Issue 25 defect 7: CARD on the tablet's dashboard shows the hand covered; OK without holding the cover
+    played the card unseen. Now it asks; after a look (a finger held on it), OK plays without a question."""
+    from kivy.tests.common import UnitTestTouch
+
+    app = d.app
+    yield from setup_and_pair(d, players=2)
+    ref = app.f1.ref
+    yield app.f1.ready
+    dev = ref.pairs[ref.race.seat]
+    dash = app.ports.virtual[dev]
+    oled = race_ids(app).dash.oled
+    sent = []
+    real_tap = dash.tap
+    dash.tap = lambda name: sent.append(name) or real_tap(name)  # what reaches the firmware, as it is sent
+    yield from press_virtual(app, dev, "CARD")
+    yield lambda: dash.state is not None and dash.state.get("mode") == 2 and oled.hidden
+    yield 0.2
+    del sent[:]
+    yield from press_virtual(app, dev, "OK")
+    d.note("blind_ok", {"asked": app.popup.question if app.popup else None, "sent": list(sent)})
+    d.shot("covered-hand-asks")
+    app.back()  # Back on the question: no
+    yield 0.2
+    d.note("after_no", {"sent": list(sent), "mode": dash.state.get("mode"), "popup": app.popup is not None})
+    x, y = oled.to_window(*oled.center)
+    finger = UnitTestTouch(x, y)
+    finger.touch_down()  # its player looks ...
+    yield 0.2
+    finger.touch_up()  # ... and lets go
+    yield 0.1
+    yield from press_virtual(app, dev, "OK")
+    d.note("seen_ok", {"asked": app.popup.question if app.popup else None, "sent": list(sent)})
+
+
+def quick_race(d, players=2):
+    """A race started straight from the setup form, without pairing or dashboards (a short test)."""
+    app = d.app
+    yield lambda: app.bridge is not None
+    app.f1.form.set_count(players)
+    app.f1.start()
+    assert app.f1.view is not None, app.screen("setup").ids.setup_message.text
+    app.show("race")
+    yield app.f1.ready
+
+
+def same_speed(d):
+    """Issue 25 defect 9: a player keeping last turn's speed taps Lap, a corner's roll, Block or Pit: it means
+    the same speed, said once on the screen, as End turn does; before, each said "set the speed first"."""
+    app = d.app
+    yield from quick_race(d)
+    ids = race_ids(app)
+    ref = app.f1.ref
+    for _seat in range(2):  # both at 60 in the first round
+        yield tap(speed_key(app, 60))
+        yield tap(ids.end)
+        yield app.f1.ready
+    seen = {"live": {n: getattr(ids, n).live for n in ("corner", "block", "pit", "lap")}}
+    yield tap(ids.lap)
+    seen["lap"] = [ids.message.text, ref.race.cars[ref.race.seat].speed, ref.race.cars[ref.race.seat].speed_set]
+    yield tap(ids.corner)
+    yield lambda: not app.f1.rolling
+    seen["corner"] = ids.message.text
+    yield tap(ids.end)
+    yield app.f1.ready
+    yield tap(ids.block)  # the next player, at 60 too: Block opens its picker from the speed kept
+    seen["block"] = [ids.picker_title.text, app.f1.picker, ids.message.text]
+    d.note("same", seen)
+    d.shot("same-speed")
+
+
+def dice_land_first(d):
+    """Issue 25 defect 12: the dashboards showed "DICE 5+4 No penalty" while the tablet's dice still rolled.
+    Every frame of the car's dashboard is read while the table's dice tumble, then after they land."""
+    from tests.firmware.dash import text_rows
+
+    app = d.app
+    yield from setup_and_pair(d, players=2)
+    ref = app.f1.ref
+    ids = race_ids(app)
+    yield app.f1.ready
+    dash = app.ports.virtual[ref.pairs[ref.race.seat]]
+    yield tap(speed_key(app, 60))
+    yield tap(corner_button(app, 0))
+    yield lambda: dashboards_agree(app)
+    before = dict(dash.state["car"])
+    spoiled = []
+    frames = {"n": 0}
+
+    def watch():
+        if app.f1.rolling:
+            frames["n"] += 1
+            rows = " ".join(text_rows(bytes(dash.image)))
+            car = dash.state["car"] if dash.state else {}
+            if "DICE" in rows or car != before:
+                spoiled.append(rows)
+            return False
+        return True
+
+    yield tap(ids.corner)
+    yield watch  # every tick of the roll looked at, until the dice land
+    d.note("during", {"frames": frames["n"], "spoiled": spoiled[:3]})
+    yield lambda: "DICE" in " ".join(text_rows(bytes(dash.image)))
+    yield lambda: dashboards_agree(app)
+    d.note("after", {"table": list(ids.dice.faces), "dashboard": " ".join(text_rows(bytes(dash.image)))})
+
+
+def pairing_sizes(d):
+    """Issue 25 defect 5: six players' cards on the pairing screen, each with its phone's QR code and address,
+    at the three sizes: the address whole (its second line kept its descenders: q read g, y read v), the
+    buttons' words whole, every card's buttons in reach (the bottom row was cut off)."""
+    from kivy.core.window import Window
+
+    app = d.app
+    ids = app.screen("setup").ids
+    yield lambda: app.bridge is not None
+    app.f1.form.set_count(6)
+    app.f1.fill_setup()
+    yield tap(ids.start)
+    yield lambda: app.sm.current == "pairing" and app.phones is not None and app.phones.ready()
+    fits = {}
+    for w, h in SIZES:
+        Window.size = (w, h)
+        app.refresh_pairing(force=True)
+        yield 0.5
+        cards = list(reversed(app.screen("pairing").ids.seats.children))
+        fits["%dx%d" % (w, h)] = {
+            "faults": text_faults(app, "pairing", w, h),
+            "addresses": [[a.text, not text_cut(a)] for a in (find(c, lambda w: str(getattr(w, "text", "")).startswith(
+                "http://")) for c in cards)],
+            "buttons": [[b.text, shown_text(b)] for c in cards for b in (c.seat_button, c.virtual_button) if b],
+            "cards_whole": all(c.minimum_height <= c.height + 1 for c in cards)}
+        d.shot("pairing-6p-%dx%d" % (w, h))
+    d.note("fits", fits)
+
+
+def stale_words(d):
+    """Issue 25 defect 13: words of another game. A new Formula 5 game with no Green player said "Green's
+    dashboard is on this tablet..."; the quit question during Formula 5 named Formula 1."""
+    app = d.app
+    yield lambda: app.bridge is not None
+    yield tap(app.screen("setup").ids.choose_f5)
+    yield lambda: app.sm.current == "f5setup"
+    app.f5.form.roles = ["dashboard", "bot", "dashboard", "bot", "bot"]  # red, yellow, green, blue, white
+    app.f5._fill_roles()
+    yield tap(app.screen("f5setup").ids.start)
+    yield lambda: app.sm.current == "pairing"
+    cards = list(reversed(app.screen("pairing").ids.seats.children))
+    green = next(c for c in cards if c.seat_button.text.startswith("GREEN"))
+    yield tap(green.virtual_button)
+    yield lambda: app.screen("pairing").ids.pair_message.text != ""
+    first = app.screen("pairing").ids.pair_message.text
+    app.back()  # back to Formula 5's setup: that game stays saved
+    yield lambda: app.sm.current == "f5setup"
+    app.f5.form.roles = ["dashboard", "bot", "none", "bot", "bot"]  # a new game: nobody drives green
+    app.f5._fill_roles()
+    yield tap(app.screen("f5setup").ids.start)
+    yield lambda: app.sm.current == "pairing"
+    yield 0.2
+    d.note("pairing", [first, app.screen("pairing").ids.pair_message.text])
+    app._close_asked()  # the window's close button
+    yield 0.1
+    d.note("quit", app.popup.question if app.popup else None)
+    app.back()
+
+
+def f5_played(d):
+    """A Formula 5 game of bots played a little, then the app ends (as a kill would, mid-game)."""
+    app = d.app
+    yield lambda: app.bridge is not None
+    yield tap(app.screen("setup").ids.choose_f5)
+    yield lambda: app.sm.current == "f5setup"
+    app.f5.form.roles = ["bot", "bot", "bot", "bot", "none"]
+    app.f5._fill_roles()
+    yield tap(app.screen("f5setup").ids.start)
+    yield lambda: app.sm.current == "f5table"
+    app.f5.auto_s = 0.03
+    yield lambda: len(app.f5.ref.game.events) > 6
+    app.f5.auto_s = 3600.0
+    d.note("events", len(app.f5.ref.game.events))
+
+
+def f5_continued(d):
+    """Issue 25 defect 10: the app opened again after a Formula 5 game: its setup's Continue offers that game
+    (it offered only Formula 1's, "The last race is over", Continue dimmed), and Saved games counts both."""
+    app = d.app
+    ids = app.screen("setup").ids
+    yield lambda: ids.saved.text.startswith("Saved games (")
+    yield 0.2
+    d.note("setup", {"resume": [ids.resume.text, not ids.resume.disabled], "note": ids.resume_note.text,
+                     "saved": ids.saved.text})
+    yield tap(ids.resume)
+    yield lambda: app.sm.current == "f5table"
+    d.note("resumed", len(app.f5.ref.game.events))
+    app.f5.auto_s = 3600.0
+
+
+def who_plays(d):
+    """Issue 25 defect 14: the one tablet dashboard's tab was a car-coloured bar mid-screen on every turn,
+    competing with the header's "Ann to play". What is painted in a car's colour, turn by turn."""
+    from companion import theme
+
+    app = d.app
+    yield from setup_and_pair(d, players=2)  # the first car's dashboard on the tablet, the second's on a phone
+    ids = race_ids(app)
+    ref = app.f1.ref
+    seen = []
+    for _turn in range(2):
+        yield app.f1.ready
+        seat = ref.race.seat
+        tabs = list(ids.dash_tabs.children)
+        cars = [list(c) for c in theme.CAR_RGBA.values()]
+        seen.append({"seat": seat, "tabs_in_car_colour": [t.text for t in tabs if list(t.background_color) in cars],
+                     "header": [ids.turn.text, list(ids.turn.rgba) == list(ref and theme.CAR_RGBA[ref.race.colours[seat]])],
+                     "active": [p.name for p in app.f1.car_rows if p.active]})
+        d.shot("who-plays-%d" % seat)
+        yield tap(speed_button(app))
+        yield tap(ids.end)
+    d.note("turns", seen)
+
+
+def race_then_wait(d):
+    """A race open, then nothing: the test sends the app SIGTERM."""
+    yield from quick_race(d)
+    d.note("ready", 1)
+    d.save()
+    yield 3600
+
+
+def setup_names(d):
+    """The setup screen as the app opens: its players' names."""
+    app = d.app
+    yield lambda: app.bridge is not None
+    d.note("names", [w.text for w in reversed(app.screen("setup").ids.names.children)])
+
+
+def words_whole(d):
+    """Issue 25 defect 11: clipped words. A pit stop and its missed moves, then the race to its end (played
+    through the view, the screen following), then the Results at the three sizes."""
+    from kivy.core.window import Window
+
+    app = d.app
+    yield from quick_race(d)
+    view = app.f1.view
+    view.set_speed(60)
+    view.pit()
+    view.end_turn()
+    statuses = []
+    while not view.race.game_over:
+        car = view.active_car()
+        if not car.speed_set:
+            view.set_speed(view.speed_choices()[-1])
+        if car.laps_left == 1 and view.actions()["finish"].live:
+            view.finish(3)
+        elif view.actions()["lap"].live:
+            view.lap(0)
+        view.end_turn()
+        app.f1.refresh_race(force=True)
+        yield 0.02
+        statuses.append([p.ids.status.text for p in app.f1.car_rows])
+    d.note("statuses", statuses)
+    d.note("skipped", len(view.race.skipped))
+    app.show("results")
+    fits = {}
+    for w, h in SIZES:
+        Window.size = (w, h)
+        yield 0.5
+        for _ in range(30):  # the charts lay their tick labels out a few frames after a resize
+            if not text_faults(app, "results", w, h):
+                break
+            yield 0.1
+        fits["%dx%d" % (w, h)] = {"faults": text_faults(app, "results", w, h),
+                                  "buttons": [[b.text, shown_text(b)] for b in app.screen("results").walk()
+                                              if hasattr(b, "trigger_action") and b.opacity]}
+        d.shot("results-%dx%d" % (w, h))
+    d.note("fits", fits)
+    d.note("details", [r[3] for r in view.results()])
+
+
+def screens_fit(d):
+    """Issue 25 point 2 on every other Formula 1 screen: setup (six players), history, saved games, at the
+    three sizes: no text under 16 px, none cut, none outside its box."""
+    from kivy.core.window import Window
+
+    app = d.app
+    yield lambda: app.bridge is not None
+    app.f1.form.set_count(6)
+    app.f1.fill_setup()
+    fits = {}
+
+    def look(screen):
+        for w, h in SIZES:
+            Window.size = (w, h)
+            yield 0.5
+            fits["%s-%dx%d" % (screen, w, h)] = [f for f in text_faults(app, screen, w, h) if "touch target" not in f]
+            d.shot("%s-%dx%d" % (screen, w, h))
+        Window.size = SIZES[0]
+        yield 0.3
+
+    yield from look("setup")
+    yield from quick_race(d, players=6)
+    view = app.f1.view
+    for _turn in range(14):
+        if not view.active_car().speed_set:
+            view.set_speed(view.speed_choices()[-1])
+        view.end_turn()
+    app.show("history")
+    yield from look("history")
+    app.new_game("saved")
+    yield 0.3
+    yield from look("saved")
+    d.note("fits", fits)
+
+
+def f5_finished_row(d):
+    """Issue 25 defect 6 (in part): a finished Formula 5 game in Saved games was dimmed and said nothing."""
+    app = d.app
+    yield lambda: app.bridge is not None
+    yield tap(app.screen("setup").ids.choose_f5)
+    yield lambda: app.sm.current == "f5setup"
+    app.f5.form.roles = ["bot", "bot", "none", "bot", "none"]
+    app.f5._fill_roles()
+    yield tap(app.screen("f5setup").ids.start)
+    yield lambda: app.sm.current == "f5table"
+    ref = app.f5.ref
+    while not ref.game.over:  # the bots' turns at once
+        ref.auto_move()
+    yield 0.3
+    order = [ref.names()[car] for car in ref.game.order if ref.game.is_player(car)]
+    yield tap(app.screen("f5table").ids.leave)
+    yield lambda: app.sm.current == "setup"
+    yield tap(app.screen("setup").ids.saved)
+    rows = list(reversed(app.screen("saved").ids.games.children))
+    d.note("row", {"players": rows[0].players, "state": rows[0].state, "detail": rows[0].detail, "order": order})
+
+
 SIZES = ((1280, 800), (1920, 1200), (800, 480))
 
 
@@ -701,7 +1125,8 @@ def sizes(d):
     from kivy.core.window import Window
 
     app = d.app
-    d.names = ["Ann", "Bob", "Cy", "Di", "Ed", "Maximiliana Montgomery-Smythe"]  # a name longer than its box
+    # Twelve letters (whole at 1280x800), two that differ only at the end, and one longer than any box.
+    d.names = ["Maximilianus", "Christine", "Christopher", "Player 4", "Player 5", "Maximiliana Montgomery-Smythe"]
     yield lambda: app.bridge is not None
     app.f1.form.set_count(6)
     app.f1.fill_setup()
@@ -733,6 +1158,11 @@ def sizes(d):
             yield 0.4
             panels = app.f1.car_rows
             fits["%dx%d-%d" % (w, h, players)] = {
+                "faults": text_faults(app, "race", w, h),
+                "names": {where: [[label.text, shown_text(label)] for label in labels]
+                          for where, labels in (("cars", [p.ids.name for p in panels]),
+                                                ("tabs", list(reversed(ids.dash_tabs.children))),
+                                                ("turn", [ids.turn]))},
                 "cars": len(panels),
                 "in_view": all(p.y >= 0 and p.top <= h + 1 for p in panels),
                 "names_fit": all(p.ids.name.texture_size[0] <= p.ids.name.width + 1 for p in panels),
@@ -742,7 +1172,34 @@ def sizes(d):
                 "dashboards": len(ids.dash_tabs.children),
             }
             d.shot("race-%dp-%dx%d" % (players, w, h))
+            if players == 6 and (w, h) == SIZES[0]:
+                d.note("black_car", black_car_edge(app))
     d.note("fits", fits)
+
+
+def black_car_edge(app):
+    """The black car's colour box against the dark panel around it, as drawn: (the box's edge, just inside,
+    just outside), RGB 0..255 (issue 25 defect 15: the black car vanished on the dark theme)."""
+    panel = next(p for p in app.f1.car_rows if tuple(p.car_rgba[:3]) == tuple(app_theme().CAR_RGBA["black"][:3]))
+    box = panel.ids.name.parent
+    image = app.root.export_as_image()
+    tex = image.texture
+    pixels = tex.pixels
+    width = tex.width
+
+    def rgb(x, y):
+        x, y = int(x), int(y)
+        i = ((tex.height - 1 - y) * width + x) * 4  # export_as_image's texture: its first row is the top
+        return list(pixels[i:i + 3])
+
+    x, y = box.to_window(box.x, box.center_y)
+    return {"edge": rgb(x, y), "inside": rgb(x + 6, y), "outside": rgb(x - 3, y)}
+
+
+def app_theme():
+    from companion import theme
+
+    return theme
 
 
 # ---- Formula 5 at the three sizes ---------------------------------------------------------------------------
@@ -806,6 +1263,52 @@ def layout_faults(app, screen, width, height):
     return faults
 
 
+def text_faults(app, screen, width, height):
+    """layout_faults, and what a player at arm's length from a 7-inch screen could not read: a text under
+    theme.MIN_TEXT_PX, or lines a label's box drops without a word (its text_size fixed, no ellipsis)."""
+    from kivy.uix.label import Label
+
+    from companion import theme
+
+    faults = layout_faults(app, screen, width, height)
+    root = app.popup if screen == "question" else app.screen(screen)
+    for w in root.walk(restrict=True):
+        if not isinstance(w, Label) or not w.text.strip() or w.opacity == 0 or w.width < 1:
+            continue
+        if any(p.opacity == 0 for p in _parents(w)):
+            continue
+        name = "%s %r" % (type(w).__name__, w.text[:30])
+        if w.font_size < getattr(theme, "MIN_TEXT_PX", 16) - 0.01:  # (16: the old main had no floor)
+            faults.append("%s: %.1f px text" % (name, w.font_size))
+        if w.text_size[1] is not None and not w.shorten and text_cut(w):
+            faults.append("%s: lines cut by its box (%dx%d)" % (name, w.width, w.height))
+        if w.shorten and "[" not in w.text and shown_text(w) != w.text and not _a_name(app, w.text):
+            faults.append("%s: shortened to %r" % (name, shown_text(w)))  # a word cut (names may shorten)
+    return faults
+
+
+def _a_name(app, text):
+    """A player's name (or a list of them): those may shorten on a narrow screen, told apart (tested apart)."""
+    names = set(app.f1.form.names)
+    for game in (app.f1, app.f5):
+        ref = getattr(game, "ref", None)
+        names.update(getattr(getattr(ref, "race", None), "names", None) or getattr(ref, "names_", None) or [])
+    return text in names or any(n and n in text for n in names)
+
+
+def shown_text(label):
+    """The text as the label draws it: shortened with an ellipsis where it does not fit its box."""
+    label.texture_update()
+    core = label._label
+    return core.shorten(label.text) if label.shorten and core.text_size[0] is not None else label.text
+
+
+def _parents(w):
+    while w.parent is not None and w.parent is not w:
+        w = w.parent
+        yield w
+
+
 def f5_table_facts(app):
     """The Formula 5 table as a player reads it across the table: each row in view, the figures' sizes, the
     active player's row marked, and every virtual dashboard's OLED covered (F5 hands are secret)."""
@@ -850,7 +1353,7 @@ def f5_sizes(d):
                 app.refresh_pairing(force=True)  # its cards are made at the window's size (a tablet's never changes)
             yield 0.4
             key = "%s-%dp-%dx%d" % (label, players, w, h)
-            fits[key] = {"faults": layout_faults(app, screen, w, h)}
+            fits[key] = {"faults": text_faults(app, screen, w, h)}
             if facts is not None:
                 fits[key].update(facts())
             if screen == "question" and d.shots:  # over the window, not in the screens' tree (app.screenshot)
@@ -927,7 +1430,7 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
-SCENARIOS = {"undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+SCENARIOS = {"continue_after_pairing": continue_after_pairing, "f5_finished_row": f5_finished_row, "screens_fit": screens_fit, "words_whole": words_whole, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes}
 
 

@@ -145,7 +145,7 @@ def test_people_tap_twice_tap_late_press_back_and_peek(tmp_path):
     """Fails on the old main: a double tap ended Bob's turn too, a stale tap played the next turn, Escape
     quit, there was no Saved games screen, the OLED was drawn at 1.56x and the hand shown to all."""
     seen = run("people", tmp_path, tmp_path / "data", seed=7)
-    assert seen["setup_back_asks"].startswith("Quit the Formula 1 companion?")
+    assert seen["setup_back_asks"].startswith("Quit the companion? Every race stays saved.")
     assert seen["setup_back_twice"] == ["setup", True]  # Back on the question answers no: nothing quits
     assert len(seen["variants"]) == 4 and not any("_" in t for t in seen["variants"])  # words, not FREE_40
     assert seen["new_turn_table"] == {"dice": [0, 0], "chart_row": ""}  # Ann's dice went with her turn
@@ -170,9 +170,10 @@ def test_people_tap_twice_tap_late_press_back_and_peek(tmp_path):
     assert seen["peek"]["peeking"] is True and seen["peek"]["peek_faults"] == []  # ... unless held
     assert seen["released"] == {"peeking": False, "hidden": True}
     block = seen["block"]  # fails on the old main: the picker opened with no speed, and a faster blocker was refused
-    assert block["before"] == "set the speed first" and block["title"].startswith("Blocked")
+    assert block["before"] != "set the speed first" and block["title"].startswith("Blocked")  # 40 kept (issue 25)
     assert [60, True, "optional"] in block["keys"] and [40, False, ""] in block["keys"]
     assert seen["blocked"]["speed"] == 60 and seen["blocked"]["picker"] == "speed"
+    assert "keeps the same speed, 40. " in seen["blocked"]["message"]
     assert seen["costs"][1][:2] == [20, "brake 4 tyre 3"]  # Ann at 120: what braking costs, before the tap
     spins_at = seen["spin_keys"][0][0] if seen["spin_keys"] else 100  # (100: a key told it spins, see people())
     assert seen["spin_asks"].startswith("%d mph: the car spins" % spins_at)
@@ -188,12 +189,34 @@ def test_every_car_in_view_at_three_sizes(tmp_path):
     """2, 4 and 6 cars at 1280x800, 1920x1200 and 800x480: every panel on screen, every name inside its box, the
     nine speed keys there; screenshots/race-<n>p-<w>x<h>.png for a person to look at (~30 s)."""
     seen = run("sizes", tmp_path, tmp_path / "data", seed=3, timeout=150)
+    assert _black_car_holds(seen["black_car"]), seen["black_car"]
     for key, fit in seen["fits"].items():
         assert fit["in_view"] and fit["names_fit"] and fit["keys"] == 9, (key, fit)
+        # Issue 25 point 2: no text under 16 px (7-8 px at 800x480 on the old main), none cut or out of its box.
+        # (The corner row's buttons are still under a touch target's size at 800x480: not asserted yet.)
+        faults = [f for f in fit["faults"] if "touch target" not in f]
+        assert faults == [], (key, faults[:3])
         assert fit["cars"] == int(key.split("-")[1])
         if fit["cars"] == 6:
             assert fit["long_name"] == [True]  # ellipsised inside its colour box, not overflowing
             assert fit["dashboards"] == 6  # every virtual dashboard reachable (the old screen showed two)
+            # Issue 25 defect 3: names cut to about 7 letters ("Maxim...", "Christ...", "Playe..."), the six
+            # tabs then alike. Whole up to 12 letters at 1280x800; shortened, still told apart everywhere.
+            for where, names in fit["names"].items():
+                shown = [s for _t, s in names]
+                assert len(set(shown)) == len(shown), (key, where, shown)
+                if key.startswith("1280x800") and where in ("cars", "tabs"):
+                    assert [s for t, s in names if len(t) <= 12] == [t for t, s in names if len(t) <= 12], (where, names)
+
+
+def _apart(a, b):
+    return sum(abs(x - y) for x, y in zip(a, b, strict=True))
+
+
+def _black_car_holds(black):
+    """Issue 25 defect 15: the black car's box has an outline that stands out from both its black and the dark
+    panel around it (the old main drew none: the box's edge was the panel's colour)."""
+    return _apart(black["edge"], black["outside"]) > 90 and _apart(black["edge"], black["inside"]) > 90
 
 
 def test_a_wrong_last_finish_is_undone_from_the_results(tmp_path):
@@ -218,3 +241,11 @@ def test_a_wrong_last_finish_is_undone_from_the_results(tmp_path):
     assert seen["again"] == {"over": 5, "game_over": 1, "shows": "FINISHED"}
     # (And a label's new text of the same size gets a new texture: llvmpipe stalls on rewriting one in use.)
     assert seen["new_texture"] == [True, True]
+
+
+def test_every_other_formula1_screen_fits_at_three_sizes(tmp_path):
+    """Issue 25 point 2: the setup (six players), history and saved games at 1280x800, 1920x1200 and 800x480: no
+    text under 16 px, none cut or shortened (names aside), none outside its box. Fails on the old main (7-10 px
+    text at 800x480)."""
+    seen = run("screens_fit", tmp_path, tmp_path / "data", seed=3, timeout=150)
+    assert len(seen["fits"]) == 9 and {k: v for k, v in seen["fits"].items() if v} == {}

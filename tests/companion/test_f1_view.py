@@ -75,7 +75,7 @@ def test_risk_advisor_counts_all_36_throws_and_matches_the_roll(tmp_path):
     view.pick(corner=0, lane=0)  # Corner 1, inner lane: 40 -> 20 over
     odds = view.odds()
     assert sum(n for _t, n, _p in odds) == 36
-    assert odds == [("no penalty", 21, 58), ("tyre +1", 11, 31), ("SPIN", 4, 11)]
+    assert odds == [("SPIN", 4, 11), ("no penalty", 21, 58), ("tyre +1", 11, 31)]  # SPIN first, always
     assert "20 over, tyres 0" in view.odds_text()
     ev = view.roll_corner()
     d1, d2 = ev["dice"]
@@ -303,3 +303,59 @@ def test_a_wrong_last_finish_is_undone_and_finished_again(tmp_path):
     assert view.end_turn(token=view.actions()["end_turn"].token) is not None
     assert view.over() and view.race.over[last["seat"]] == 4
     assert [r[3] for r in view.results() if r[1] == who] == ["finished, 4 spaces over the line"]
+
+
+def test_the_speed_chart_has_one_point_a_turn_in_its_round_at_the_speed_moved(tmp_path):
+    """Issue 25 defect 8: the last car of each round got its point one round to the right (9 points in an
+    8-round race), and a turn that ended in a spin showed 0, not the 120 History lists. Fails on the old main."""
+    view = new_view(tmp_path, names=("Ann", "Bob", "Cy"), seed=11)
+    spun = False
+    while not view.race.game_over:
+        car = view.active_car()
+        seat = view.active()
+        if not car.speed_set:
+            view.set_speed(view.speed_choices()[-1])
+        if not spun and car.speed >= 100:  # too fast for a 40 band: it spins (or takes a penalty)
+            view.pick(corner=0, lane=0)
+            view.roll_corner()
+            spun = view.race.cars[seat].status == "spun" or spun
+        if view.active_car().laps_left == 1 and view.actions()["finish"].live:
+            view.finish(2)
+        elif view.actions()["lap"].live:
+            view.lap(0)
+        view.end_turn()
+    rounds = view.rounds()
+    series = view.ref.series()
+    for seat, pts in enumerate(series):
+        turns = [e for e in view.ref.stack if e.get("t") == "end" and e.get("seat") == seat]
+        assert len(pts) == len(turns)
+        assert [p[0] for p in pts] == sorted(set(p[0] for p in pts)) and pts[0][0] == 1 and pts[-1][0] <= rounds
+        speeds = [e["v"] for e in view.ref.stack if e.get("seat") == seat and e.get("t") in ("speed", "hold", "block")]
+        assert all(p[1] in speeds for p in pts) and max(p[1] for p in pts) == max(speeds)
+
+
+def test_history_says_where_each_round_starts(tmp_path):
+    """Issue 25 defect 15: History had no round numbers. Fails on the old main."""
+    view = new_view(tmp_path, names=("Ann", "Bob"), seed=3)
+    race_to_the_finish(view, 1)
+    lines = view.history_lines()
+    headings = [line for line in lines if line.startswith("ROUND ")]
+    assert headings == ["ROUND %d" % n for n in range(1, view.rounds() + 1)]
+    first_two = lines.index("ROUND 2")
+    assert sum(1 for line in lines[:first_two] if "turn" in line.lower() and "end" in line.lower()) >= 1
+
+
+def test_the_setup_remembers_the_table_for_the_next_time(tmp_path, data):
+    """Issue 25 defect 15: names were forgotten after a restart. Kept when a race starts; a damaged file is
+    ignored (the defaults) and changes nothing. Fails on the old main."""
+    form = f1_view.SetupForm()
+    form.set_count(4)
+    form.set_laps(5)
+    form.names[:4] = ["Ann", "Bob", "Christine", "Di"]
+    form.start(str(tmp_path / "g.db"), seed=1).close()
+    form.remember()  # (the app does, once the race has started)
+    again = f1_view.SetupForm().recall()
+    assert again.players() == ["Ann", "Bob", "Christine", "Di"] and again.laps == 5
+    with open(os.path.join(str(data), "setup.json"), "w") as f:
+        f.write("{not json")
+    assert f1_view.SetupForm().recall().players() == ["Player 1", "Player 2", "Player 3"]

@@ -101,8 +101,10 @@ def check_offer(view, ref):
                 car = race.cars[race.seat]
                 assert any(not rules_accept(race, {"t": "card", "card": c, "clear": 1})
                            for c in car.hand if c != "GC"), name
+            # A move action with no speed set keeps the car's speed first (as End turn does): tried from there.
+            moved = turn.moving_race(race) if name in ("corner", "block", "pit", "lap", "finish") else race
             for ev in evs or []:
-                assert rules_accept(race, ev) == "", (name, ev, view.phase())
+                assert rules_accept(moved, ev) == "", (name, ev, view.phase())
         else:
             assert a.reason, name
             entries = len(ref.entries)

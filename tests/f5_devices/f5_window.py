@@ -30,7 +30,7 @@ def solo_with_bots(d):
     d.shot("f5-1-setup")
     yield tap(app.screen("f5setup").ids.start)
     yield lambda: app.sm.current == "f5table"
-    app.f5.auto_s = 0.03
+    app.f5.auto_s = app.f5.read_s = app.f5.glance_s = 0.03  # the bots' game at speed, its words too
     ref = app.f5.ref
     yield lambda: len(ref.game.events) > 20
     d.shot("f5-2-table")
@@ -44,7 +44,7 @@ def solo_with_bots(d):
     yield tap(app.screen("f5setup").ids.resume)
     yield lambda: app.sm.current == "f5table"
     d.note("resumed_at", len(app.f5.ref.game.events))
-    app.f5.auto_s = 0.03
+    app.f5.auto_s = app.f5.read_s = app.f5.glance_s = 0.03
     yield lambda: app.f5.ref.game.over
     yield 1.0  # the last slide
     ref = app.f5.ref

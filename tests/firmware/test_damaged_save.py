@@ -11,6 +11,7 @@ import pytest
 from firmware import store
 from firmware.journal import line
 from shared_rules.f1.car import Car
+from tests import mpy
 from tests.firmware.dash import VirtualDashboard
 from tests.firmware.race_script import new_race
 
@@ -38,8 +39,8 @@ def _console(d):
 
 @pytest.mark.parametrize("damage", sorted(DAMAGED))
 def test_a_damaged_save_is_one_page_a_player_reads_and_the_dashboard_plays_on(tmp_path, damage):
-    # 128K: the heap the unix port's whole race must fit in (tests/firmware/test_race.py)
-    d = VirtualDashboard(str(tmp_path), dev="hurt", heap="128K", stdout=subprocess.PIPE)
+    # the heap the unix port's whole race must fit in (tests/firmware/test_race.py)
+    d = VirtualDashboard(str(tmp_path), dev="hurt", heap=mpy.RACE_HEAP, stdout=subprocess.PIPE)
     with open(d.state_path, "wb") as f:
         f.write(DAMAGED[damage])
     try:

@@ -1,10 +1,11 @@
 """A whole scripted 10-lap race for six players, each on a virtual dashboard driven through its buttons."""
 
+from tests import mpy
 from tests.firmware.race_script import run_race
 
 
 def test_ten_lap_six_player_race(tmp_path):
-    finals, screens, stats = run_race(str(tmp_path), players=6, laps=10, heap="128K")
+    finals, screens, stats = run_race(str(tmp_path), players=6, laps=10, heap=mpy.RACE_HEAP)
     for car, rows in zip(finals, screens, strict=True):
         assert car["status"] == "finished" and car["laps_left"] == 0, car
         assert rows[0].startswith("FINISHED"), rows

@@ -163,7 +163,7 @@ BOOT_SCRIPT = """
 import sys
 from firmware import board, app
 a = app.App(board.make_board())
-print(a.car.snapshot()["tyre"], a.gen)
+print(a.car.snapshot()["tyre"], a.keeper.gen)
 print(" ".join(m for m in ("firmware.restore", "firmware.journal", "firmware.link") if m in sys.modules))
 import firmware
 print(hasattr(firmware, "restore"))

@@ -23,7 +23,7 @@ def test_pinout_has_every_constant_the_firmware_needs(table):
     needed = {"I2C_ID", "I2C_SDA", "I2C_SCL", "I2C_FREQ", "OLED_ADDR", "LED", "PIEZO"}
     needed |= {"BTN_UP", "BTN_DOWN", "BTN_OK", "BTN_CARD", "BTN_BACK"}
     assert needed <= set(table.values())
-    assert table.values()["I2C_FREQ"] == 400_000
+    assert table.values()["I2C_FREQ"] == 1_000_000
     assert table.values()["OLED_ADDR"] == 0x3C
 
 

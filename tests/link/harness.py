@@ -2,7 +2,6 @@
 pseudo-terminals, a fault-injecting relay between two ptys, and a USB port list that shows the relay's tablet
 end as a Pico (the one stand-in: pyserial cannot enumerate ptys as USB devices)."""
 
-import json
 import os
 import random
 import select
@@ -14,7 +13,7 @@ import tty
 import types
 
 from companion.transport import Transport
-from firmware.restore import read_journal, replay
+from firmware.restore import decode, read_journal, replay
 from shared_rules.f1.car import Car, apply_command
 from companion.transport.pyserial_backend import PICO_PID, PICO_VID, PyserialPorts
 from tests import mpy
@@ -80,10 +79,12 @@ class Dashboard:
 
 
 def restored(store):
-    """What a link_main dashboard keeping its state in `store` restores at boot: (snapshot, done ids)."""
+    """What a link_main dashboard keeping its state in `store` restores at boot: (snapshot, done ids). Its save is
+    the Pico's (firmware/keeper.py: store.py's checksummed file), read with the Pico's code (firmware/restore.py):
+    a save without its checksum fails here as it would at the dashboard's power-on."""
     try:
-        with open(store) as f:
-            data = json.load(f)
+        with open(store, "rb") as f:
+            data = decode(f.read())
         car, done, gen = Car.from_snapshot(data["car"]), data["done"], data.get("gen", 0)
     except OSError:
         car, done, gen = None, [], 0

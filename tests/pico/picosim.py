@@ -286,16 +286,7 @@ class Pico:
     def rows(self):
         """The OLED read as the firmware's text grid: 8 rows of 16 characters of framebuf's 8x8 font (trailing
         spaces dropped; an inverted cell reads as its character, '?' where no character fits)."""
-        art = self.screen().split("\n")
-        font = dash.font()  # the unix port's framebuf font: the same as the Pico's
-        rows = []
-        for r in range(PAGES):
-            text = ""
-            for c in range(W // 8):
-                cell = bytes(sum(1 << y for y in range(8) if art[r * 8 + y][c * 8 + x] == "#") for x in range(8))
-                text += font.get(cell) or font.get(bytes(255 - b for b in cell), "?")
-            rows.append(text.rstrip())
-        return rows
+        return text_rows(self.screen().split("\n"))
 
     def wait_rows(self, match, wall_s=30):
         """Polls rows() until match(rows) is true; returns those rows (TimeoutError with the last ones)."""
@@ -361,6 +352,19 @@ class Pico:
         return "\n".join(ln for ln in self.log().split("\n") if not _EMULATOR_LINE.match(ln))
 
 
+def text_rows(art):
+    """The OLED's ASCII art (Pico.screen() split in lines) read as the firmware's 8x8 text grid (see Pico.rows)."""
+    font = dash.font()  # the unix port's framebuf font: the same as the Pico's
+    rows = []
+    for r in range(PAGES):
+        text = ""
+        for c in range(W // 8):
+            cell = bytes(sum(1 << y for y in range(8) if art[r * 8 + y][c * 8 + x] == "#") for x in range(8))
+            text += font.get(cell) or font.get(bytes(255 - b for b in cell), "?")
+        rows.append(text.rstrip())
+    return rows
+
+
 _LIST_FILES = """
 import os
 def _walk(d):
@@ -374,11 +378,11 @@ _walk('/')
 
 
 # ---- flashing ----
-def flash(pico, *args, timeout=300):
-    """Runs the project's tools/flash.py against pico's port with args (e.g. "--index", DIR);
-    returns the CompletedProcess (stdout and stderr as text, together in .stdout)."""
-    return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "flash.py"), "--port", pico.tty] + list(args),
-                          cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
+def flash(pico, *args, timeout=300, root=ROOT):
+    """Runs the project's tools/flash.py (that of the checkout at `root`) against pico's port with args (e.g.
+    "--index", DIR); returns the CompletedProcess (stdout and stderr as text, together in .stdout)."""
+    return subprocess.run([sys.executable, os.path.join(root, "tools", "flash.py"), "--port", pico.tty] + list(args),
+                          cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
 
 
 def mip_index(out):
@@ -388,7 +392,7 @@ def mip_index(out):
     return out
 
 
-def flashed_image(directory):
+def flashed_image(directory, root=ROOT):
     """directory/flashed.bin: a blank Pico flashed with tools/flash.py --index ../shared/picosim/drivers (offline:
     the driver from that folder), saved right after flashing. tools/flash.py ends with machine.reset(), which parks
     picosim's core for good, so a Pico to use is started again from this image (Pico(flash=a copy)).
@@ -399,7 +403,7 @@ def flashed_image(directory):
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not os.path.exists(image):
             with Pico(flash=None, speed=0) as pico:
-                done = flash(pico, "--index", DRIVERS, "--build", os.path.join(directory, "build"))
+                done = flash(pico, "--index", DRIVERS, "--build", os.path.join(directory, "build"), root=root)
                 if done.returncode != 0:
                     raise RuntimeError("tools/flash.py failed (rc %d):\n%s" % (done.returncode, done.stdout[-3000:]))
                 pico.saveflash(image + ".tmp")

@@ -12,6 +12,7 @@ says wall.
 """
 
 import os
+import re
 import subprocess
 import tempfile
 import time
@@ -29,19 +30,7 @@ TURN_TAPS = 6  # besides the dial's: OK (start), OK (set), DOWN x3 (END TURN in 
 
 def big(pico, x=0, y=10, n=3, scale=3):
     """The big characters drawn at (x, y) (the speed: the default), read with the firmware's font."""
-    art = pico.screen().split("\n")
-    font = dash.font()
-    out = ""
-    for k in range(n):
-        glyph = bytearray(8)
-        for col in range(8):
-            for row in range(8):
-                px = x + (k * 8 + col) * scale + scale // 2
-                py = y + row * scale + scale // 2
-                if art[py][px] == "#":
-                    glyph[col] |= 1 << row
-        out += font.get(bytes(glyph), "?")
-    return out
+    return _big(pico.screen().split("\n"), x, y, n, scale)
 
 
 def turn_speed(car, delta):
@@ -79,6 +68,7 @@ class Beat:
         p.release(key)
         self.next_ns = t + self.period_ns
         self.taps += 1
+        return t
 
     def wait_beat(self, before_ms=20):
         """Until shortly before the next tap is due."""
@@ -180,3 +170,280 @@ def power_on(pico_factory, pico, image):
     pico.saveflash(image)
     pico.stop()
     return pico_factory(flash=image)
+
+
+# ---- whole races through the buttons -------------------------------------------------------------------------
+MENU = ("CORNER", "LAP CROSSED", "PIT STOP", "END TURN")
+MOVERS = ("Fast Gear Change", "Quick Reactions", "Slip Streaming")  # the move cards the player plays
+
+
+class View:
+    """One read of the OLED: its text rows, which rows are inverted (a list's cursor, a title), big digits."""
+
+    def __init__(self, pico):
+        self.art = pico.screen().split("\n")
+        self.rows = picosim.text_rows(self.art)
+
+    def inverted(self, row):
+        return self.art[row * 8][0] == "#"  # an inverted row's first pixel column is lit
+
+    def big(self, x=0, y=10, n=3):
+        """The big digits at (x, y): the speed dial's (the default), the corner's safety speed (0, 18), laps
+        (48, 16); 0 when none can be read."""
+        text = _big(self.art, x, y, n).strip()
+        return int(text) if text.isdigit() else 0
+
+    def cursor(self, first=1, last=6):
+        for row in range(first, last + 1):
+            if self.inverted(row):
+                return row - first
+        return None
+
+
+def _big(art, x, y, n, scale=3):
+    font = dash.font()
+    out = ""
+    for k in range(n):
+        glyph = bytearray(8)
+        for col in range(8):
+            for row in range(8):
+                if art[y + row * scale + scale // 2][x + (k * 8 + col) * scale + scale // 2] == "#":
+                    glyph[col] |= 1 << row
+        out += font.get(bytes(glyph), "?")
+    return out
+
+
+class PlayerPace:
+    """A player's taps: held 80 ms, then a pause to read the screen and think, 120 to 500 ms, and one time in eight
+    1 to 3 s (a message read, the table waited for). Each tap's OLED update is timed while it is held and in that
+    pause, up to the next press."""
+
+    def __init__(self, pico, rnd, hold_ms=80, pause_ms=(120, 500), long_pause_ms=(1000, 3000), long_every=8):
+        self.pico = pico
+        self.rnd = rnd
+        self.hold_ms = hold_ms
+        self.pause_ms = pause_ms
+        self.long_pause_ms = long_pause_ms
+        self.long_every = long_every
+        self.next_ns = 0
+
+    def press(self, key):
+        p = self.pico
+        while p.t_ns() < self.next_ns:
+            time.sleep(0.002)
+        t = p.press(key)
+        p.wait_emu(self.hold_ms, t)
+        r = p.release(key)
+        long = self.rnd.randrange(self.long_every) == 0
+        self.next_ns = r + self.rnd.uniform(*(self.long_pause_ms if long else self.pause_ms)) * 1e6
+        return t
+
+    def before_look(self):
+        """Where the player reads the screen: at the end of the pause."""
+        self.pico.wait_emu(0, self.next_ns - 1e6)
+
+
+class BeatPace(Beat):
+    """Taps on a fixed beat (150 ms apart, held 40 ms) whatever the dashboard is doing; the screen is read in the
+    last 20 ms before the next tap."""
+
+    def press(self, key):
+        return self.tap(key)
+
+    def before_look(self):
+        self.wait_beat()
+
+
+class Race:
+    """A standalone race played through the five buttons, reading the OLED before every tap and acting on what it
+    shows (tests/firmware/race_script.py's moves): a long BACK sets up the laps; each turn OK (start), a speed
+    dialled with UP/DOWN and set with OK, a corner on most turns (CORNER, a safety speed, the dice), a move card now
+    and then, LAP CROSSED every second turn, a PIT STOP once, END TURN; every message read and dismissed. Saves
+    come on every confirmed action (littlefs erasing a block every few of them).
+
+    Each tap: {"key", "screen" (the top row it was pressed on), "t_ns" (the press), "drew" (frames drawn before
+    the next press), "full_ms" (the press to the last of them: the whole update)}."""
+
+    def __init__(self, pico, pace, rnd, log=None):
+        self.pico = pico
+        self.pace = pace
+        self.rnd = rnd
+        self.log = log or (lambda text: None)
+        self.taps = []
+        self._open = None  # the tap whose update is being timed: (record, frames before it)
+        self.stats = dict(turns=0, corners=0, dice=0, cards=0, laps=0, pits=0, spins=0, missed=0, refused=0)
+
+    # ---- taps ----
+    def _close(self):
+        """Ends the timing of the last tap, just before the next press: what it drew and when."""
+        if self._open is None:
+            return
+        rec, n0 = self._open
+        n, last = self.pico.frames()
+        rec["drew"] = n - n0
+        rec["full_ms"] = (last - rec["t_ns"]) / 1e6 if n > n0 else None
+        self._open = None
+
+    def look(self):
+        self.pace.before_look()
+        return View(self.pico)
+
+    def tap(self, key, view):
+        self._close()
+        n0, _ = self.pico.frames()
+        rec = {"key": key, "screen": view.rows[0]}
+        rec["t_ns"] = self.pace.press(key)
+        self._open = (rec, n0)
+        self.taps.append(rec)
+
+    def finish(self):
+        self.pace.before_look()
+        self._close()
+
+    def hold_back(self, ms=900):
+        """A long BACK (a new race from the main screen)."""
+        self._close()
+        t = self.pico.press("BACK")
+        self.pico.wait_emu(ms, t)
+        self.pico.wait_emu(100, self.pico.release("BACK"))
+        self.pico.settled()
+
+    # ---- the screens ----
+    @staticmethod
+    def kind(v):
+        rows = v.rows
+        if re.search(r"NOW +\d+", rows[0]):
+            return "dial"  # the speed dial (also blocked, or Good Carburettor's)
+        if "MPH" in rows[3]:
+            return "main"
+        if rows[1].startswith("SAFETY"):
+            return "corner"
+        if rows[0].startswith("NEW RACE") and rows[2].startswith("LAPS"):
+            return "setup"
+        if rows[0].startswith("HAND"):
+            return "hand"
+        if any(r.strip() == MENU[0] for r in rows[1:6]) and any(r.strip() == MENU[3] for r in rows[1:6]):
+            return "menu"
+        if rows[7].startswith("OK"):
+            return "message"
+        return "?"
+
+    def new_race(self, laps):
+        self.hold_back()
+        for _ in range(60):
+            v = self.look()
+            k = self.kind(v)
+            if k == "setup":
+                shown = v.big(48, 16, 2)
+                self.tap("OK" if shown == laps else "UP" if shown < laps else "DOWN", v)
+            elif k == "message":
+                self.tap("OK", v)
+            elif k == "main":
+                return
+            else:
+                raise AssertionError("setting up a race: %r" % v.rows)
+        raise AssertionError("no race set up: %r" % v.rows)
+
+    def play(self, laps, turns=80):
+        """A whole race of `laps` (at most `turns` turns); returns the turns played."""
+        self.new_race(laps)
+        no = 0
+        for no in range(turns):
+            if not self.turn(no):
+                break
+        self.finish()
+        return no + 1
+
+    def turn(self, no):
+        """One turn from the main screen back to it; False when the race is over for this car."""
+        plan = []
+        if self.rnd.random() < 0.6:
+            plan.append("CORNER")
+        if no % 4 == 2:
+            plan.append("CARD")
+        if no % 2 == 1:
+            plan.append("PIT STOP" if no == 7 else "LAP CROSSED")
+        plan.append("END TURN")
+        target = safety = None
+        started = False
+        for _ in range(80):
+            v = self.look()
+            rows = v.rows
+            k = self.kind(v)
+            if k == "main":
+                if rows[0].startswith(("FINISHED", "OUT")):
+                    return False
+                if started and not plan:
+                    return True
+                if rows[7].startswith("OK:START TURN") and started:
+                    return True  # the turn ended by itself (a missed move)
+                started = True
+                self.tap("OK", v)
+            elif k == "dial":
+                now = int(re.search(r"NOW +(\d+)", rows[0]).group(1))
+                shown = v.big()
+                if target is None:
+                    target = max(0, min(160, now + self.rnd.choice((-20, 0, 20, 20, 40, 40, 60))))
+                    self.stats["turns"] += 1
+                if shown < target and "UP" in rows[2][12:]:
+                    self.tap("UP", v)
+                elif shown > target and "DN" in rows[3][12:]:
+                    self.tap("DOWN", v)
+                else:
+                    self.tap("OK", v)
+            elif k == "menu":
+                if plan and plan[0] == "CARD":
+                    plan.pop(0)
+                    self.tap("CARD", v)
+                    continue
+                if not plan:
+                    plan = ["END TURN"]
+                cur = v.cursor()
+                want = MENU.index(plan[0])
+                if cur is None:
+                    raise AssertionError("no cursor in the move menu: %r" % rows)
+                if cur != want:
+                    self.tap("DOWN" if cur < want else "UP", v)
+                    continue
+                item = plan.pop(0)
+                self.tap("OK", v)
+                key = {"CORNER": "corners", "LAP CROSSED": "laps", "PIT STOP": "pits"}.get(item)
+                if key:
+                    self.stats[key] += 1
+            elif k == "corner":
+                shown = v.big(0, 18, 3)
+                if safety is None:
+                    speed = target if target is not None else shown + 20
+                    safety = max(0, speed - self.rnd.choice((0, 0, 20)))
+                if shown != safety:
+                    self.tap("UP" if shown < safety else "DOWN", v)
+                else:
+                    self.tap("OK", v)
+                    safety = None
+            elif k == "hand":
+                self.hand(v)
+            elif k == "message":
+                title = rows[0]
+                self.stats["dice"] += title.startswith("DICE")
+                self.stats["spins"] += title.startswith("SPUN")
+                if title.startswith("MISS A MOVE"):
+                    self.stats["missed"] += 1
+                    plan = []
+                self.tap("OK", v)
+                if title.startswith("RACE OVER"):
+                    return False
+            else:
+                raise AssertionError("turn %d: a screen the player does not know: %r" % (no, rows))
+        raise AssertionError("turn %d did not end: %r" % (no, rows))
+
+    def hand(self, v):
+        names = [r.strip() for r in v.rows[1:7]]
+        pick = next((i for i, n in enumerate(names) if n in MOVERS), None)
+        cur = v.cursor() or 0
+        if pick is None or self.stats["cards"] >= 4:
+            self.tap("CARD", v)  # closes the hand
+        elif cur < pick:
+            self.tap("DOWN", v)
+        else:
+            self.tap("OK", v)
+            self.stats["cards"] += 1

@@ -17,11 +17,22 @@ def test_fast_taps_while_it_saves_are_all_handled(pico):
     # when littlefs erased a block, and the buttons went unread meanwhile: a tap that came and went then was lost
     # (the old firmware lost one within the first six turns; bench/pico_bench.py taps 600 times 150 ms apart). The
     # speed reached each turn shows every UP and DOWN, and the turn's end the OKs and the menu's DOWNs.
+    # The saves' steps wait for the shadow of a press (app.py: _SHADOW_MS), so a save may span several taps: what
+    # each tap changed is on flash once the taps stop, in the order they came (the saved car is the one the taps
+    # make, not one a tap during a save left behind).
     board = pico()
     board.settled()
     taps, wrong = play.burst(board, TURNS, period_ms=100, hold_ms=30)
     assert not wrong, "a tap was lost (turn, speed expected, speed shown, top row, footer): %r" % wrong
     assert taps == TURNS * play.TURN_TAPS + sum(abs(play.DELTAS[n % len(play.DELTAS)]) for n in range(TURNS))
+    car = Car(3)
+    for n in range(TURNS):
+        play.turn_speed(car, play.DELTAS[n % len(play.DELTAS)])
+    board.wait_emu(1000)  # quiet: the last save's steps run
+    saved = play.saved_state(board)["car"]
+    want = car.snapshot()
+    assert [saved[k] for k in ("speed", "my_turn", "speed_set", "laps_left")] == [
+        want[k] for k in ("speed", "my_turn", "speed_set", "laps_left")], (saved, want)
 
 
 def test_power_on_restores_the_save_and_replays_the_journal_then_sets_a_damaged_save_aside(pico, tmp_path):

@@ -5,6 +5,7 @@ bench/table_bench.py runs the long soak with six dashboards (table.soak_* in doc
 
 import tracemalloc
 
+from tests import mpy
 from tests.table.table import growth, heap_drift, run
 
 WARM = 160  # turns: the tablet keeps the last 64 event ids per dashboard, the firmware the last 64 commands
@@ -13,8 +14,8 @@ WARM = 160  # turns: the tablet keeps the last 64 event ids per dashboard, the f
 def test_heap_stays_flat_through_a_long_race(tmp_path):
     tracemalloc.start(1)
     try:
-        # In 128 KB each: the whole 10-lap linked race fits there on the unix port (see test_table.py's RACE).
-        out = run(str(tmp_path), 11, players=2, laps=10, lap_spaces=48, heap_every=12, dashboard=dict(heap="128K"))
+        # In tests/mpy.RACE_HEAP each: the whole 10-lap linked race fits there on the unix port.
+        out = run(str(tmp_path), 11, players=2, laps=10, lap_spaces=48, heap_every=12, dashboard=dict(heap=mpy.RACE_HEAP))
     finally:
         tracemalloc.stop()
     assert out["table"]["game_over"] == 1 and out["restarted"] == []

@@ -7,12 +7,13 @@ The race here is the shortest the rules allow (3 laps) on a short stand-in lap (
 the suite's time budget; bench/table_bench.py plays the full 5-lap race the same way (see docs/benchmarks.md).
 """
 
+from tests import mpy
 from tests.table.table import FAULT_KINDS, run
 
 SEED = 1962
-# Every dashboard in 128 KB: with test_soak.py and tests/firmware/test_race.py, the guard that the whole race,
-# linked and standalone, fits in 128 KB on the unix port (the Pico's own figure is measured on picosim).
-RACE = dict(laps=3, lap_spaces=12, dashboard=dict(heap="128K"))
+# Every dashboard in tests/mpy.RACE_HEAP: with test_soak.py and tests/firmware/test_race.py, the guard that the whole
+# race, linked and standalone, fits there on the unix port (the Pico's own figure is measured on picosim).
+RACE = dict(laps=3, lap_spaces=12, dashboard=dict(heap=mpy.RACE_HEAP))
 
 
 def test_the_same_race_with_and_without_faults_ends_identically(tmp_path):

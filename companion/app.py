@@ -13,6 +13,7 @@ quitting are asked first; nothing quits without asking.
 """
 
 import importlib
+import importlib.util
 import os
 import threading
 import time
@@ -126,6 +127,7 @@ class CompanionApp(App):
                 self.transport = open_transport(None, self.links)
             self.transport.start()
         self.bridge = LinkBridge(self.transport)
+        self.bridge.on_hello = self._phone_linked
         Clock.schedule_interval(self.tick, POLL_S)
         Window.bind(on_flip=self._drawn)
         self._quit_on_sigterm()
@@ -147,16 +149,45 @@ class CompanionApp(App):
         if self._phones_possible():  # the phones' server (aiohttp) loads meanwhile, not before the first frame
             threading.Thread(target=lambda: importlib.import_module("companion.phones.table"), daemon=True).start()
 
-    def _phones_possible(self):
+    def _mirrors(self):
+        """Phones mirror virtual dashboards run on this tablet (where `micropython` is)."""
         return self.ports is not None and hasattr(self.ports, "virtual")
 
+    def _phones_possible(self):
+        # Without virtual dashboards the phones run the firmware themselves, linked on their seats' sockets, where
+        # the phones' server can run (an APK built without aiohttp and segno: Picos only)
+        return self._mirrors() or self.links is not None and phones_server_available()
+
     def need_phones(self):
-        """The phones' server, made when the first game opens (where virtual dashboards can run at all)."""
+        """The phones' server, made when the first game opens: mirroring this tablet's virtual dashboards, or
+        (no `micropython` here) serving each seat the firmware's own page and its link socket."""
         if self.phones is None and self._phones_possible():
             from companion.phones.table import Phones
 
-            self.phones = Phones(self.ports, links=self.links)
+            self.phones = Phones(self.ports if self._mirrors() else None, links=self.links)
         return self.phones
+
+    def _firmware_phones(self):
+        return self.phones is not None and self.phones.firmware_pages
+
+    def _phone_linked(self, dev):
+        """A dashboard said hello (LinkBridge.on_hello): one on a seat's link socket is that seat's phone. Paired
+        by the socket's token, never guessed; the same phone again (a reload, its Wi-Fi back) changes nothing; a
+        new phone on the token takes the seat over."""
+        if not self._firmware_phones() or self.links is None:
+            return
+        port_of = getattr(self.transport, "port_of", None)
+        seat = self.phones.seat_of_token(self.links.token_of(port_of(dev))) if port_of is not None else None
+        ref = self._game().ref
+        if seat is None or ref is None or seat not in {s for s, *_ in self._pairing()[1]}:
+            return
+        if ref.seat_of(dev) not in (None, seat):
+            return  # a dashboard id already another seat's: never moved by a page
+        self.phones.set_phone_dev(seat, dev)
+        if ref.pairs.get(seat) != dev:
+            ref.pair(seat, dev)  # the table's car goes to it (the referee resyncs a new pair)
+            self.bridge.push()
+        self.sync_phones()
 
     def on_stop(self):
         if self.phones is not None:
@@ -366,15 +397,23 @@ class CompanionApp(App):
         served = []
         for seat, name, colour, rgba, _ink in seats:
             dev = ref.pairs.get(seat)
+            if self._firmware_phones():  # served while it has no dashboard or its own phone's
+                if dev is None or dev == self.phones.phone_dev(seat):
+                    served.append((seat, None, name, colour, rgb_hex(rgba)))
+                continue
             if self._place(seat) == PHONE and (dev is None or virtual_mod.is_virtual(dev)):
                 running = dev if dev is not None and dev in self.ports.virtual else None
                 served.append((seat, running, name, colour, rgb_hex(rgba)))
         self.phones.sync(served)
 
     def refresh_pairing(self, force=False):
+        if force and self._firmware_phones():
+            self.sync_phones()  # its seats' pages and link sockets are served from the pairing screen on
         ids = self.screen("pairing").ids
         ref, seats = self._pairing()
-        found = [(dev, status) for dev, status in self.bridge.dashboards() if not virtual_mod.is_virtual(dev)]
+        phones = self.phones.on_phones() if self._firmware_phones() else set()  # on their seats' cards
+        found = [(dev, status) for dev, status in self.bridge.dashboards()
+                 if not virtual_mod.is_virtual(dev) and dev not in phones]
         places = tuple(self._place(seat) for seat, *_ in seats)
         online = tuple(self.phones.connected(seat) if self.phones is not None else 0 for seat, *_ in seats)
         sig = (tuple(found), tuple(sorted(ref.pairs.items())), self.chosen_dev, places, online)
@@ -420,7 +459,8 @@ class CompanionApp(App):
         card.add_widget(give)
         dev = ref.pairs.get(seat)
         other = None
-        if dev is not None and not virtual_mod.is_virtual(dev):
+        phone = self._firmware_phones() and dev is not None and dev == self.phones.phone_dev(seat)
+        if dev is not None and not virtual_mod.is_virtual(dev) and not phone:
             card.add_widget(_fitted("Pico %s\n(%s)" % (dev, self.bridge.status.get(dev, "lost"))))
         elif self._place(seat) == PHONE and self.phones is not None and self.phones.ready():
             from companion.phones.qr import qr_texture
@@ -432,9 +472,10 @@ class CompanionApp(App):
             card.address = address
             card.add_widget(_fitted("phone connected" if online else "scan with the player's phone",
                                     font_size=font(theme.SMALL), color=theme.GO if online else theme.MUTED))
-            other = RaceButton(text="Show it on this tablet instead", font_size=font(theme.SMALL + 1), bold=False,
-                               size_hint_y=None, height=theme.touch(self.scale))
-            other.bind(on_release=lambda w: self.give_virtual(seat))
+            if virtual_mod.available():  # a dashboard on this tablet's screen needs the unix port
+                other = RaceButton(text="Show it on this tablet instead", font_size=font(theme.SMALL + 1),
+                                   bold=False, size_hint_y=None, height=theme.touch(self.scale))
+                other.bind(on_release=lambda w: self.give_virtual(seat))
         elif not virtual_mod.available():
             card.add_widget(_fitted("Needs a Pico: this tablet cannot run virtual dashboards (nor phones)",
                                     color=theme.WARN))
@@ -605,6 +646,11 @@ class CompanionApp(App):
         finally:
             self.root.canvas.before.remove(bg)
         return path
+
+
+def phones_server_available():
+    """The phones' server and QR codes can be loaded here (aiohttp, segno)."""
+    return all(importlib.util.find_spec(name) is not None for name in ("aiohttp", "segno"))
 
 
 def _fitted(text, **kw):

@@ -45,6 +45,9 @@ class LinkBridge:
         # notes: its own pending() runs ahead of the notes, this does not.
         self.unanswered = {}
         self.failed = set()  # (dev, event id) whose handling raised: logged once
+        # on_hello(dev): called at each hello, before the notes after it are handled (the app pairs a phone that
+        # linked on its seat's token here, so the events it sends next already count for that seat)
+        self.on_hello = None
         # While the tablet's dice roll, the commands wait in the referee's outbox, in order: a dashboard showing
         # the throw before the dice on the table land would spoil them (hold_commands / release_commands).
         self.holding = False
@@ -97,6 +100,8 @@ class LinkBridge:
             info = note.info
             self.seen[note.dev] = {"fw": info.get("fw"), "snapshot": info.get("s")}
             self.status[note.dev] = "connected"
+            if self.on_hello is not None:
+                self.on_hello(note.dev)
             self._state(note.dev, info.get("s"), info.get("settled", True))
         elif kind == "status":
             self.status[note.dev] = note.status

@@ -22,6 +22,10 @@
 #   asyncio.core._io_queue   absent (the loop never polls streams): app.py parks its link task there until stdin is
 #                      readable. Only stdin is ever waited for here: one waiting task, woken by the page when the
 #                      seat's WebSocket brings bytes.
+#   binascii.a2b_base64   the port's binascii is micropython-lib's pure-Python one: it takes bytes only (a str, as
+#                      the link's fragments carry, raises TypeError and stopped the link at the first message the
+#                      tablet sent in fragments, a newly paired car's sync) and reports bad base64 with a bare
+#                      Exception. A stand-in takes both, and raises ValueError as the Pico's built-in does.
 #   select.poll        the port's says stdin is always readable, and a read with nothing there gives b'' or raises
 #                      EAGAIN (to link.py: the end of input). A stand-in poll asks the page how many bytes wait.
 #
@@ -52,6 +56,23 @@ def _urandom(n):
 
 def _getenv(name, default=None):
     return default
+
+
+def _a2b_base64_over(decode):
+    """The port's a2b_base64 (decode), taking a str too and raising ValueError for bad base64."""
+
+    def a2b_base64(data):
+        try:
+            return decode(data.encode() if isinstance(data, str) else data)
+        except ValueError:
+            raise
+        except Exception as e:  # the pure-Python module's "Incorrect padding" and the like
+            raise ValueError(str(e))
+
+    return a2b_base64
+
+
+_a2b_base64 = None  # the stand-in, once install() made it
 
 
 class _ThreadSafeFlag:
@@ -133,6 +154,11 @@ def install():
     """Fill the gaps, before firmware/main.py (or anything else of the firmware) is imported."""
     sys.modules["machine"] = _Machine  # type: ignore[assignment]  # import takes any object put there
     sys.modules["select"] = _Select  # type: ignore[assignment]
+    global _a2b_base64
+    import binascii
+
+    if _a2b_base64 is None:  # once: a stand-in over the stand-in would be harmless, but one is enough
+        _a2b_base64 = binascii.a2b_base64 = _a2b_base64_over(binascii.a2b_base64)  # type: ignore[assignment]
     os.urandom = _urandom  # type: ignore[attr-defined]
     os.getenv = _getenv  # type: ignore[attr-defined]
     asyncio.ThreadSafeFlag = _ThreadSafeFlag  # type: ignore[attr-defined]

@@ -363,8 +363,9 @@ class F5Controller:
         virtual dashboard: those are given by the pairing screen, to this game's cars only)."""
         ref = self.ref
         bridge = self.app.bridge
-        free = [dev for dev, status in bridge.dashboards()
-                if status == CONNECTED and ref.seat_of(dev) is None and not virtual_mod.is_virtual(dev)]
+        phones = self.app.phones.on_phones() if self.app.phones is not None else set()  # each on its own seat
+        free = [dev for dev, status in bridge.dashboards() if status == CONNECTED and ref.seat_of(dev) is None
+                and not virtual_mod.is_virtual(dev) and dev not in phones]
         for car in range(CARS):
             if not free:
                 return

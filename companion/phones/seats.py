@@ -23,7 +23,7 @@ class PhoneSeats:
     def __init__(self, folder):
         self.path = os.path.join(folder, FILE)
         self.port = None
-        self.seats = {}  # seat -> {"token": str, "place": PHONE | TABLET}
+        self.seats = {}  # seat -> {"token": str, "place": PHONE | TABLET[, "dev": the phone's dashboard id]}
         try:
             with open(self.path) as f:
                 data = json.load(f)
@@ -47,6 +47,22 @@ class PhoneSeats:
         self.token(seat)
         if self.seats[seat]["place"] != place:
             self.seats[seat]["place"] = place
+            self.save()
+
+    def seat_of(self, token):
+        """The seat whose token this is (None for any other)."""
+        return next((seat for seat, entry in self.seats.items() if token is not None and entry["token"] == token),
+                    None)
+
+    def dev(self, seat):
+        """The dashboard id of the phone that linked on this seat's token last (None: none yet)."""
+        entry = self.seats.get(seat)
+        return entry.get("dev") if entry else None
+
+    def set_dev(self, seat, dev):
+        self.token(seat)
+        if self.seats[seat].get("dev") != dev:
+            self.seats[seat]["dev"] = dev
             self.save()
 
     def set_port(self, port):

@@ -132,6 +132,7 @@ class PhoneServer:
         self.seats = {}  # token -> Seat (only touched on the server's loop)
         self.pages = {}  # token -> _Page (only touched on the server's loop)
         self.open_tokens = frozenset()  # the same tokens, for other threads to read (replaced, never changed)
+        self.linked_tokens = frozenset()  # the tokens with a link socket open, likewise
         self.loop = None
         self.thread = None
         self.runner = None
@@ -182,8 +183,8 @@ class PhoneServer:
                 pass  # the loop is closing
 
     def connected(self):
-        """Tokens with a page open now (from any thread)."""
-        return self.open_tokens
+        """Tokens with a page open now, a mirrored page's socket or a link socket (from any thread)."""
+        return self.open_tokens | self.linked_tokens
 
     def _call(self, coro):
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(10)
@@ -225,6 +226,7 @@ class PhoneServer:
                 link.close(1001, "the tablet stopped")
                 await link.ws.close(code=1001, message=b"the tablet stopped")
             self.link_sockets = {}
+            self.linked_tokens = frozenset()
             await self.runner.cleanup()
             self.runner = None
 
@@ -301,6 +303,7 @@ class PhoneServer:
         link = _Link(ws)
         old = self.link_sockets.get(token)
         self.link_sockets[token] = link
+        self.linked_tokens = frozenset(self.link_sockets)
         if old is not None:
             old.close(TAKEN, "taken")  # the newest phone has the seat; the older one is told why it lost it
         loop = asyncio.get_running_loop()
@@ -333,6 +336,7 @@ class PhoneServer:
             port.ended()
             if self.link_sockets.get(token) is link:
                 del self.link_sockets[token]
+                self.linked_tokens = frozenset(self.link_sockets)
             link.close(1000, "closed")  # (unless a reason is given already) the writer closes the socket, returns
             await writer
         return ws

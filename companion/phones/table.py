@@ -1,9 +1,14 @@
 """What the app asks of the phones: the open game's seats, which of them a phone holds, their addresses.
 
     phones = Phones(ports)                      # ports: companion.virtual.VirtualPorts (frames come from it)
+    phones = Phones(None, links=link_ports)     # no virtual dashboards on this tablet: each phone runs the
+                                                # firmware itself (firmware_pages), linked on its seat's socket
     phones.open_game(storage.dashboards_dir(path))   # its tokens and port, kept with the game
-    phones.address(seat)                        # "http://192.168.1.20:8765/<token>" for the QR code
+    phones.address(seat)                        # "http://192.168.1.20:8765/<token>" for the QR code (the
+                                                # firmware's seat page: ".../<token>/")
     phones.sync([(seat, dev, name, colour, rgb), ...])   # the seats on phones now (dev None: not running yet)
+    phones.seat_of_token(token); phones.phone_dev(seat); phones.set_phone_dev(seat, dev)   # firmware pages:
+                                                # which seat a link socket's token is, the phone that holds it
     phones.close_game(); phones.stop()
 
 The server listens on the tablet's LAN address ($F1_PHONE_HOST to choose another: tests use 127.0.0.1), on
@@ -25,10 +30,14 @@ class Phones:
         """links: the transport's LinkPorts (companion/transport/websocket_backend.py): the seats' link sockets
         (GET /<token>/link) are served into it; None, not served."""
         self.ports = ports
-        self.server = PhoneServer(lambda dev: ports.virtual.get(dev), page_colours(), links)
-        ports.on_frame = self.server.frame
-        for d in ports.virtual.values():
-            d.on_frame = self.server.frame
+        # Without virtual dashboards (no `micropython` on this tablet) a seat's phone runs the firmware itself
+        self.firmware_pages = ports is None and links is not None
+        self.server = PhoneServer(lambda dev: ports.virtual.get(dev) if ports is not None else None, page_colours(),
+                                  links)
+        if ports is not None:
+            ports.on_frame = self.server.frame
+            for d in ports.virtual.values():
+                d.on_frame = self.server.frame
         self.host_given = host or os.environ.get("F1_PHONE_HOST")
         self.host = self.host_given or lan_address()
         self.preferred = int(os.environ.get("F1_PHONE_PORT", PORT))
@@ -80,7 +89,19 @@ class Phones:
         self.seats.set_place(seat, place)
 
     def address(self, seat):
-        return "http://%s:%d/%s" % (self.host, self.server.port, self.seats.token(seat))
+        """The seat's page: the firmware's own (".../<token>/") where phones run it, else the mirrored one."""
+        return "http://%s:%d/%s%s" % (self.host, self.server.port, self.seats.token(seat),
+                                      "/" if self.firmware_pages else "")
+
+    def seat_of_token(self, token):
+        return self.seats.seat_of(token) if self.seats is not None else None
+
+    def phone_dev(self, seat):
+        """The dashboard id of the phone that holds this seat (firmware pages; None: none yet)."""
+        return self.seats.dev(seat) if self.seats is not None else None
+
+    def set_phone_dev(self, seat, dev):
+        self.seats.set_dev(seat, dev)
 
     def sync(self, seats):
         """Serve exactly these seats to phones: [(seat, dev or None, name, colour name, "#rrggbb")]."""
@@ -92,7 +113,10 @@ class Phones:
 
     def on_phones(self):
         """The dashboards (devs) a phone shows: the tablet must not draw them."""
-        return {dev for dev in self.served.values() if dev}
+        phones = {dev for dev in self.served.values() if dev}
+        if self.seats is not None:
+            phones |= {entry["dev"] for entry in self.seats.seats.values() if entry.get("dev")}
+        return phones
 
     def connected(self, seat):
         return self.seats is not None and self.seats.token(seat) in self.server.connected()

@@ -187,6 +187,16 @@ class Transport:
         with self.lock:
             return sorted(d for d in self.devices if self.devices[d].firmware is not None)
 
+    def port_of(self, dev):
+        """The key of the port dashboard dev is linked on now (None while it is on none): a phone's link port
+        tells the app which seat's token it came in on."""
+        with self.lock:
+            d = self.devices.get(dev)
+            session = d.session if d is not None else None
+            if session is None:
+                return None
+            return next((key for key, w in self.workers.items() if w.session is session), None)
+
     # -- threads -----------------------------------------------------------------------------------------
     def _status(self, dev, now):
         d = self.devices.get(dev)

@@ -12,7 +12,7 @@ from aiohttp import WSMsgType, web
 
 from shared_rules.link.tablet import Session
 from tests.link.harness import FAST
-from tests.web.engines import MISSING, SeatServer, open_engine, visit
+from tests.web.engines import MISSING, SeatServer, open_engine, phone_id, visit
 from tests.web.test_seat_page import boot
 
 pytestmark = pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")
@@ -120,7 +120,7 @@ def wait(pred, timeout=20, what="the tablet"):
 def test_the_page_says_hello_on_its_socket_in_the_protocols_frames(server, tablet, browser):
     page = visit(browser, server.new_seat())
     boot(page)
-    dev = page.js("return localStorage.getItem('f1dash:' + location.pathname.split('/')[1] + ':dev')")
+    dev = phone_id(page)
     hello = wait(lambda: tablet.seen("hello", dev), what="the page's hello")[0]
     assert hello[2]["s"]["laps_left"] == 3 and hello[2]["fw"] == "0.1.0"
     page.wait(lambda: page.dash()["linked"], what="the page linked")
@@ -150,7 +150,7 @@ def kill_tab(browser):
 def test_an_acked_command_survives_a_killed_tab_and_is_applied_once(server, tablet, browser):
     page = visit(browser, server.new_seat())
     boot(page)
-    dev = page.js("return localStorage.getItem('f1dash:' + location.pathname.split('/')[1] + ':dev')")
+    dev = phone_id(page)
     wait(lambda: tablet.seen("hello", dev), what="the page's hello")
     tablet.submit(dev, "t-1", "turn", {"on": 1})
     tablet.submit(dev, "t-2", "lap", {})
@@ -204,7 +204,7 @@ def test_linked_the_page_and_the_unix_port_show_the_same_frames(server, tablet, 
     dash, unix = start_unix(tmp_path)  # the unix-port firmware, its tablet on its pipes (tests/firmware)
     page = visit(browser, server.new_seat())
     boot(page)
-    dev = page.js("return localStorage.getItem('f1dash:' + location.pathname.split('/')[1] + ':dev')")
+    dev = phone_id(page)
     wait(lambda: tablet.seen("hello", dev), what="the page's hello")
 
     def same(step):

@@ -312,7 +312,7 @@ class Race:
     @staticmethod
     def kind(v):
         rows = v.rows
-        if re.search(r"NOW +\d+", rows[0]):
+        if re.search(r"NOW +\d+", rows[1]):
             return "dial"  # the speed dial (also blocked, or Good Carburettor's)
         if "MPH" in rows[3]:
             return "main"
@@ -352,6 +352,9 @@ class Race:
             if not self.turn(no):
                 break
         self.finish()
+        if self.stats["turns"] == 0:  # no speed dial ever recognised: the player no longer reads the dashboard
+            raise AssertionError("a race of %d turns without one speed dialled: the screens' words changed? %r"
+                                 % (no + 1, self.stats))
         return no + 1
 
     def turn(self, no):
@@ -380,14 +383,14 @@ class Race:
                 started = True
                 self.tap("OK", v)
             elif k == "dial":
-                now = int(re.search(r"NOW +(\d+)", rows[0]).group(1))
+                now = int(re.search(r"NOW +(\d+)", rows[1]).group(1))
                 shown = v.big()
                 if target is None:
                     target = max(0, min(160, now + self.rnd.choice((-20, 0, 20, 20, 40, 40, 60))))
                     self.stats["turns"] += 1
                 if shown < target and "UP" in rows[2][12:]:
                     self.tap("UP", v)
-                elif shown > target and "DN" in rows[3][12:]:
+                elif shown > target and "DOWN" in rows[3][12:]:
                     self.tap("DOWN", v)
                 else:
                     self.tap("OK", v)

@@ -88,3 +88,17 @@ def _damaged_save_reported(board, path):
     board.release("BACK")
     board.settled()
     assert board.rows()[0] == "NEW RACE", board.rows()
+
+
+def test_a_whole_race_is_played_through_the_buttons_as_the_bench_plays_it(pico):
+    # bench/pico_bench.py's figures for real play come from tests/pico/play.Race reading the OLED before each tap: the
+    # day the dashboard's words move (the speed dial's NOW went to row 1, DN became DOWN) the player must still know
+    # every screen, or the bench measures a race where no speed is ever dialled (it did, once, unnoticed).
+    import random
+
+    board = pico()
+    board.settled(quiet_ms=1000)
+    race = play.Race(board, play.BeatPace(board, 150, 40), random.Random(1962))
+    race.play(2)
+    assert race.stats["turns"] >= 2 and race.stats["laps"] >= 1, race.stats
+    assert all(t["full_ms"] is not None for t in race.taps), "a tap drew nothing"

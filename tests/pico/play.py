@@ -213,6 +213,16 @@ def _big(art, x, y, n, scale=3):
     return out
 
 
+def _now(rows):
+    """The speed dial's NOW (the car's speed), or None where the screen is not the dial. Row 1 on today's firmware, row 0
+    on the firmware the bench takes its baseline on (which also wrote DN for DOWN)."""
+    for row in rows[:2]:
+        m = re.search(r"NOW +(\d+)", row)
+        if m:
+            return int(m.group(1))
+    return None
+
+
 class PlayerPace:
     """A player's taps: held 80 ms, then a pause to read the screen and think, 120 to 500 ms, and one time in eight
     1 to 3 s (a message read, the table waited for). Each tap's OLED update is timed while it is held and in that
@@ -312,7 +322,7 @@ class Race:
     @staticmethod
     def kind(v):
         rows = v.rows
-        if re.search(r"NOW +\d+", rows[1]):
+        if _now(rows) is not None:
             return "dial"  # the speed dial (also blocked, or Good Carburettor's)
         if "MPH" in rows[3]:
             return "main"
@@ -383,14 +393,14 @@ class Race:
                 started = True
                 self.tap("OK", v)
             elif k == "dial":
-                now = int(re.search(r"NOW +(\d+)", rows[1]).group(1))
+                now = _now(rows)
                 shown = v.big()
                 if target is None:
                     target = max(0, min(160, now + self.rnd.choice((-20, 0, 20, 20, 40, 40, 60))))
                     self.stats["turns"] += 1
                 if shown < target and "UP" in rows[2][12:]:
                     self.tap("UP", v)
-                elif shown > target and "DOWN" in rows[3][12:]:
+                elif shown > target and rows[3][12:].strip() in ("DOWN", "DN"):
                     self.tap("DOWN", v)
                 else:
                     self.tap("OK", v)

@@ -55,6 +55,12 @@ def lan_address():
         s.close()
 
 
+def _foreign(request):
+    """A socket opened by a page of another site (its Origin is not this server): refused as a wrong token is."""
+    origin = request.headers.get("Origin")
+    return origin is not None and origin.split("://", 1)[-1] != request.host
+
+
 class Seat:
     """One seat as served: the dashboard behind it (None while it is not running yet) and its page's title.
     A seat with no name is one the tablet, just restarted, serves before it knows it again: its page is let in
@@ -262,8 +268,7 @@ class PhoneServer:
 
     async def _socket(self, request):
         seat = self._find(request.match_info["token"])
-        origin = request.headers.get("Origin")
-        if seat is None or (origin is not None and origin.split("://", 1)[-1] != request.host):
+        if seat is None or _foreign(request):
             raise web.HTTPNotFound()  # a page of another site opening this socket gets what a wrong token gets
         token = seat.token
         # heartbeat: a phone gone without a goodbye (out of range, battery flat) is dropped after 20 s unanswered
@@ -294,8 +299,7 @@ class PhoneServer:
 
     async def _link(self, request):
         seat = self._find(request.match_info["token"])
-        origin = request.headers.get("Origin")
-        if self.links is None or seat is None or (origin is not None and origin.split("://", 1)[-1] != request.host):
+        if self.links is None or seat is None or _foreign(request):
             raise web.HTTPNotFound()  # as for the page's socket: another site's page gets what a wrong token gets
         token = seat.token
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=LINK_MSG_MAX, autoping=True)

@@ -195,7 +195,8 @@ def test_a_spin_tells_the_player_where_the_car_goes(tmp_path):
         d.tap("OK")
         assert t.command("p3", "sync", dict(moving, brake=5))[0] == "done"
         assert t.command("p4", "speed", {"v": 60})[0] == "done"  # blocked: down 60 with no brakes left
-        d.wait(lambda: d.rows()[0] == "SPUN OFF")
+        # The frame's lines come before its state line (board_host, app.refresh): wait for both.
+        d.wait(lambda: d.rows()[0] == "SPUN OFF" and d.car()["status"] == "spun")
         said = " ".join(r.strip() for r in d.rows()[1:7] if r.strip())
         assert said == "Blocked: braking too hard. Put the car beside the track where it stands. Speed 0."
         assert d.car()["status"] == "spun" and d.car()["speed"] == 0

@@ -27,7 +27,7 @@ const dash = (window.dash = {
   error: null, awake: "unknown", stored: 0, taps: [], log: "",
 });
 
-let mp = null, FS = null, board = null, wakeLink = null, ws = null, retry = null, lastHeard = 0;
+let mp = null, FS = null, board = null, wakeLink = null, runReady = null, ws = null, retry = null, lastHeard = 0;
 let lastStored = null, storageError = null;
 const inbox = []; // bytes from the tablet not yet read by the firmware
 let inHead = 0;
@@ -35,7 +35,7 @@ const outbox = []; // bytes the firmware wrote, sent at the end of its step
 let flushQueued = false;
 const encoder = new TextEncoder(), decoder = new TextDecoder(), logDecoder = new TextDecoder();
 const fb = new Uint8Array(W * PAGES); // the pages as the firmware sent them
-let dirtyFrom = PAGES, dirtyTo = -1, pressedAt = null;
+let pressedAt = null;
 let canvas, ctx, small, img, audio = null, osc = null, wakeLock = null;
 
 // ---- status line: what is true now ---------------------------------------------------------------------------
@@ -48,6 +48,7 @@ function status() {
   else text = "Not linked to the tablet: the dashboard plays on its own and keeps your car on this phone.";
   if (storageError) text += " This browser does not keep the car: " + storageError;
   if (dash.booted && !dash.taken && dash.awake === "no") text += " Keep the screen on yourself: " + dash.awakeWhy;
+  if (text === dash.status) return; // called on every press (keepAwake): the page changes only for news
   document.getElementById("status").textContent = text;
   dash.status = text;
 }
@@ -153,22 +154,29 @@ function paint(p0, p1) {
   ctx.drawImage(small.canvas, 0, y0, W, y1 - y0, 0, y0 * s, W * s, (y1 - y0) * s);
 }
 
+function nibble(hex, k) {
+  const c = hex.charCodeAt(k);
+  return c <= 57 ? c - 48 : c - 87; // '0'-'9', 'a'-'f' (bytearray.hex() writes lower case)
+}
+
 // ---- what the firmware calls: the JS module `dashpage` -------------------------------------------------------
 const dashpage = {
   device_id: deviceId,
   random_byte: () => crypto.getRandomValues(new Uint8Array(1))[0],
   link_waiting: () => inbox.length - inHead,
   on_link: (wake) => { wakeLink = wake; },
+  on_loop: (run) => { runReady = run; },
   attach: (b) => { board = b; },
-  page: (p, hex) => {
-    for (let x = 0; x < W; x++) fb[p * W + x] = parseInt(hex.substr(x * 2, 2), 16);
-    dirtyFrom = Math.min(dirtyFrom, p);
-    dirtyTo = Math.max(dirtyTo, p);
-  },
-  frame: () => {
-    if (dirtyTo >= dirtyFrom) paint(dirtyFrom, dirtyTo);
-    dirtyFrom = PAGES;
-    dirtyTo = -1;
+  // A frame: the whole buffer as hex, bit p of mask set for each page that changed (only those are redrawn)
+  frame: (mask, hex) => {
+    let from = PAGES, to = -1;
+    for (let p = 0; p < PAGES; p++) {
+      if (!(mask & (1 << p))) continue;
+      for (let x = p * W, k = 2 * x; x < (p + 1) * W; x++, k += 2) fb[x] = (nibble(hex, k) << 4) | nibble(hex, k + 1);
+      from = Math.min(from, p);
+      to = p;
+    }
+    if (to >= from) paint(from, to);
     dash.frame++;
     const now = performance.now();
     if (dash.firstFrameMs === null) {
@@ -298,7 +306,10 @@ function press(i, down) {
     keepAwake();
     pressedAt = performance.now();
   }
-  if (board) board.edge(i, down);
+  if (board) {
+    board.edge(i, down);
+    if (runReady) runReady(); // the press handled and drawn now, in this event, not on the loop's next timer
+  }
 }
 
 function setupButtons() {

@@ -64,6 +64,11 @@ TARGETS = (
      "against the same over a pty (phone.serial_command_to_ack_ms_p99, same run)", "≤ 1.5", lambda v, r: v <= 1.5),
     ("phone.command_to_ack_ms_p99", "command to ack over a phone's link socket, p99 (ms)", "(reported)",
      lambda v, r: None),
+    ("tablet.cpu_six_phones_vs_unix", "the tablet's CPU through one scripted race with six phone seats (the firmware "
+     "in Chromium tabs, their CPU not counted) over the same race with the six dashboards as unix-port processes on "
+     "the tablet (their CPU counted), same run (bench/tablet_phones_bench.py)", "≤ 0.2", lambda v, r: v <= 0.2),
+    ("tablet.rss_six_phones_mb", "the tablet's resident memory at that race's end with six phones (MB; baseline "
+     "tablet.rss_six_unix_mb: its process and the six dashboards')", "(reported)", lambda v, r: None),
     ("table.identical", "full 5-lap, 6-player race played again from its seed under faults ends identical on "
      "every dashboard, save, the table and its log", "= 1", lambda v, r: v == 1),
     ("table.fault_kinds", "kinds of fault injected in that run (cable, dashboard kill, tablet kill, damaged save, "

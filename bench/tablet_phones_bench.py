@@ -189,7 +189,9 @@ def _phone_table(workdir, browser, clock):
     from companion.transport import CONNECTED
     from companion.transport.websocket_backend import LinkPorts
     from tests.table.table import NAMES, Table
-    from tests.web.engines import phone_id
+    from tests.web.engines import phone_id, visit
+
+    tabs = []
 
     class PageSeat:
         def __init__(self, url):
@@ -199,14 +201,10 @@ def _phone_table(workdir, browser, clock):
             self.dev = None
 
         def start(self):
-            from tests.phones.browser import Page
-
-            if browser.pages:
-                browser.driver.switch_to.new_window("tab")
-            browser.driver.get(self.url)
-            self.page = Page(browser, browser.driver.current_window_handle, self.url)
-            browser.current = self.page
-            browser.pages.append(self.page)
+            if tabs:
+                browser.driver.switch_to.new_window("tab")  # a phone each: a tab of its own
+            tabs.append(self.url)
+            self.page = visit(browser, self.url)
             self.page.wait(lambda: (self.page.dash() or {}).get("booted"), timeout=120, what="the firmware's frame")
             self.page.js("window.dash.python(arguments[0])", _SPY)
             self.page.wait(lambda: self.page.dash()["linked"], timeout=60, what="the page linked")

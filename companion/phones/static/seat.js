@@ -295,16 +295,17 @@ async function keepAwake() {
   status();
 }
 
-function press(i, down) {
+// `at`: when the finger touched (the event's own time stamp: any wait before this handler ran counts in dash.taps)
+function press(i, down, at) {
   const el = document.getElementById(BUTTONS[i]);
   if (el.disabled || el.classList.contains("down") === down) return;
   el.classList.toggle("down", down);
   if (down) {
+    pressedAt = at === undefined ? performance.now() : at;
     if (navigator.vibrate) navigator.vibrate(12); // the buzz of each press, where the phone has a vibrator
     if (!audio && window.AudioContext) audio = new AudioContext(); // sound needs a press first
     else if (audio && audio.state === "suspended") audio.resume();
     keepAwake();
-    pressedAt = performance.now();
   }
   if (board) {
     board.edge(i, down);
@@ -323,7 +324,7 @@ function setupButtons() {
       } catch (err) {
         // no such pointer (an event made by a script): nothing to capture
       }
-      press(i, true);
+      press(i, true, e.timeStamp);
     });
     for (const type of ["pointerup", "pointercancel", "lostpointercapture"]) el.addEventListener(type, () => press(i, false));
   });

@@ -302,14 +302,16 @@ function press(i, down, at) {
   el.classList.toggle("down", down);
   if (down) {
     pressedAt = at === undefined ? performance.now() : at;
-    if (navigator.vibrate) navigator.vibrate(12); // the buzz of each press, where the phone has a vibrator
-    if (!audio && window.AudioContext) audio = new AudioContext(); // sound needs a press first
-    else if (audio && audio.state === "suspended") audio.resume();
-    keepAwake();
+    if (!audio && window.AudioContext) audio = new AudioContext(); // sound needs a press first (made once)
   }
   if (board) {
     board.edge(i, down);
     if (runReady) runReady(); // the press handled and drawn now, in this event, not on the loop's next timer
+  }
+  if (down) { // after the frame: the buzz, the sound and the wake lock wait a millisecond, the screen does not
+    if (navigator.vibrate) navigator.vibrate(12); // the buzz of each press, where the phone has a vibrator
+    if (audio && audio.state === "suspended") audio.resume();
+    keepAwake();
   }
 }
 

@@ -9,7 +9,7 @@ race:    Formula 1, three players: the seat pages' addresses written out, the ra
          KILL_AFTER it writes "kill" and waits to be killed.
 resume:  the same race continued from the setup screen, to its end.
 f5:      Formula 5, red and yellow players on phones (green, blue and white without a player): started once both
-         phones linked; the tablet plays nothing but what the phones send. Every screen's widget tree is looked
+         phones linked; the tablet moves only the cars without a player. Every screen's widget tree is looked
          through for a hand (a card face that is in a hand, a dashboard drawn, a hand's words), all along.
 
 OUT.json is written at each step: the turn to play, the commands the referee sent, and at the end what the table,
@@ -121,21 +121,23 @@ def resume(d):
 
 def tablet_shows(app, hands):
     """What every screen's widget tree shows, not only the one in front: (card faces that are in a hand, OLEDs
-    showing a dashboard, texts). The race screen keeps an empty OLED pane for dashboards put on the tablet: it
+    showing a dashboard, texts, card faces). The race screen keeps an empty OLED pane for dashboards put on the tablet: it
     counts once it shows one."""
     from companion.widgets import OledView
 
     secret = {c for hand in hands for c in hand}
-    faces, oleds, texts = set(), 0, set()
+    faces, oleds, texts, shown = set(), 0, set(), 0
     for screen in app.sm.screens:
         for w in screen.walk():
-            if type(w).__name__ == "F5Card" and not getattr(w, "back", False) and int(w.entry) in secret:
-                faces.add(int(w.entry))
+            if type(w).__name__ == "F5Card" and not getattr(w, "back", False):
+                shown += 1
+                if int(w.entry) in secret:
+                    faces.add(int(w.entry))
             elif isinstance(w, OledView):
                 oleds += w.frame >= 0 or bool(getattr(w, "dev", None))
             elif isinstance(getattr(w, "text", None), str) and w.text:
                 texts.add(w.text)
-    return faces, oleds, texts
+    return faces, oleds, texts, shown
 
 
 def f5(d):
@@ -156,13 +158,14 @@ def f5(d):
     yield tap(app.screen("pairing").ids.go)
     yield lambda: app.sm.current == "f5table"
     app.f5.auto_s = 0.05
-    faces, oleds, texts, looks = set(), 0, set(), 0
+    faces, oleds, texts, looks, shown = set(), 0, set(), 0, 0
     while True:
         game = ref.game
         now = tablet_shows(app, [game.hand(c) for c in range(len(game.hands))])
         faces |= now[0]
         oleds = max(oleds, now[1])
         texts |= now[2]
+        shown = max(shown, now[3])
         looks += 1
         d.note("events", len(game.events))
         d.note("to_move", game.to_move())
@@ -176,6 +179,7 @@ def f5(d):
     d.note("oleds", oleds)
     d.note("texts", sorted(texts))
     d.note("looks", looks)
+    d.note("shown", shown)
     d.note("over", 1)
     d.save()
     yield lambda: os.path.exists(d.out + ".looked")  # the tablet stays on while the test looks at the phones

@@ -27,12 +27,15 @@ F5_PLAYERS = (0, 1)
 
 
 def _count_commands(d, ref):
-    """Every command the referee queues, by name, in d.seen["commands"] (this run's)."""
+    """Every command the referee queues, by name, in d.seen["commands"] (this run's), and the seats it syncs."""
     counts = d.seen.setdefault("commands", {})
+    synced = d.seen.setdefault("synced", [])  # the seats sent their whole car
     queue = ref._queue
 
     def counted(seat, name, args):
         counts[name] = counts.get(name, 0) + 1
+        if name == "sync":
+            synced.append(seat)
         queue(seat, name, args)
 
     ref._queue = counted
@@ -71,6 +74,8 @@ def _play(d, kill_after=None):
         yield tap(ids.end)
         yield lambda n=n: _ended(ref) == n + 1
         if kill_after is not None and n + 1 == kill_after:
+            seats = {dev: seat for seat, dev in ref.pairs.items()}
+            d.note("in_flight", sorted({seats[dev] for dev, *_ in app.transport.pending() if dev in seats}))
             d.note("kill", 1)  # the next car's turn just sent to its phone: killed with it in flight
             d.save()
             yield lambda: False  # until the test kills the app
@@ -157,7 +162,7 @@ def f5(d):
     yield lambda: all(ref.pairs.get(c) for c in F5_PLAYERS)  # each phone linked on its seat's token
     yield tap(app.screen("pairing").ids.go)
     yield lambda: app.sm.current == "f5table"
-    app.f5.auto_s = 0.05
+    app.f5.auto_s = app.f5.read_s = app.f5.glance_s = 0.05  # the tablet's cars and words at speed
     faces, oleds, texts, looks, shown = set(), 0, set(), 0, 0
     while True:
         game = ref.game

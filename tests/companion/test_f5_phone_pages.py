@@ -21,6 +21,7 @@ from shared_rules.f5 import bot
 from shared_rules.f5.cards import COLOURS, FIRST_PIT, colour
 from shared_rules.f5.game import PIT, Game
 from tests.companion.test_any_tablet import ROOT, tablet_env
+from tests.companion.test_phone_race import press
 from tests.firmware.dash import text_rows
 from tests.phones.browser import Browser
 from tests.web.engines import MISSING
@@ -64,16 +65,6 @@ def groups(hand):
 def rows(page):
     got = page.screen()
     return text_rows(got[1]) if got is not None else [""]
-
-
-def press(page, name):
-    """A press, then the frame it drew (briefly waited for)."""
-    frame = "return window.dash.frame"  # the frame count alone: the whole window.dash carries the link's log
-    before = page.js(frame)
-    page.tap(name)
-    end = time.monotonic() + 3
-    while page.js(frame) == before and time.monotonic() < end:
-        time.sleep(0.02)
 
 
 def open_hand(page):

@@ -132,7 +132,7 @@ class F1Controller:
         self._open(ref, path)
         self.app.screen("pairing").ids.roll.text = f1_view.seat_roll_text(ref.race)
         self.app.came_from["pairing"] = "setup"
-        self.app.refresh_pairing(force=True)
+        self.app.pairing.refresh(force=True)
         self.app.sm.current = "pairing"
 
     def open_file(self, path, says):
@@ -151,11 +151,11 @@ class F1Controller:
             return
         for dev in self.ref.pairs.values():
             if virtual_mod.is_virtual(dev):
-                self.app._virtual(dev)
+                self.app.pairing.start_virtual(dev)
         # Left at the pairing screen, the race never had its Race: the cars without a dashboard get theirs now,
         # where they were placed (a phone by default), as Race would have given them.
-        self.app.give_the_rest()
-        self.app.sync_phones()  # the same addresses on the same port: the phones find their seats again
+        self.app.pairing.give_the_rest()
+        self.app.pairing.sync_phones()  # the same addresses on the same port: the phones find their seats again
         self.app.show("race")
 
     def ask_new_game(self):
@@ -166,7 +166,7 @@ class F1Controller:
             self.app.new_game()
 
     def _open(self, ref, path):
-        self.app.close_dashboards()  # an earlier game's virtual dashboards are never this game's
+        self.app.pairing.close_dashboards()  # an earlier game's virtual dashboards are never this game's
         self.ref, self.path = ref, path
         self.view = f1_view.RaceView(ref, self.app.bridge)
         self.app.bridge.attach(ref)
@@ -193,7 +193,7 @@ class F1Controller:
 
     def begin(self):
         """From the pairing screen to the race: the cars still without a dashboard get a virtual one."""
-        self.app.give_the_rest()
+        self.app.pairing.give_the_rest()
         self.app.show("race")
 
     # ---- the race ---------------------------------------------------------------------------------------
@@ -223,7 +223,7 @@ class F1Controller:
         if self.ref is None:
             return
         if self.app.sm.current == "pairing":
-            self.app.refresh_pairing()  # redrawn only when a dashboard or a phone came or went
+            self.app.pairing.refresh()  # redrawn only when a dashboard or a phone came or went
         elif self.app.sm.current == "race":
             self.app.show_link_error(self.app.screen("race").ids.message)
             self.refresh_race()
@@ -622,8 +622,8 @@ class F1Controller:
         # Opened from Saved games, its virtual dashboards were not running: they come back with the race.
         for dev in self.ref.pairs.values():
             if virtual_mod.is_virtual(dev):
-                self.app._virtual(dev)
-        self.app.sync_phones()
+                self.app.pairing.start_virtual(dev)
+        self.app.pairing.sync_phones()
         # The screen changes under the finger: a second tap on the question's Yes must not land on the race.
         self.locked_until = time.monotonic() + HANDOVER_S
         self.locked_frames = Clock.frames + HANDOVER_FRAMES

@@ -67,7 +67,7 @@ def phone_scenario(d):
     ref = app.f1.ref
     seats = [s for s, *_ in app.f1.pairing_seats()]
     first = ref.race.seat  # the car that moves first: its phone sets its speed as soon as the race starts
-    app.refresh_pairing(force=True)
+    app.pairing.refresh(force=True)
     rows = list(reversed(app.screen("pairing").ids.seats.children))
     d.note("first", first)
     d.note("addresses", [app.phones.address(s) for s in seats])
@@ -77,7 +77,7 @@ def phone_scenario(d):
     yield lambda: ref.pairs.get(first) is not None  # the page linked on the seat's token: paired by itself
     yield 0.3
     dev = ref.pairs[first]
-    app.refresh_pairing(force=True)
+    app.pairing.refresh(force=True)
     rows = list(reversed(app.screen("pairing").ids.seats.children))
     d.note("paired", {"dev": dev, "pairs": {str(s): v for s, v in ref.pairs.items()},
                       "card": [w.text for w in rows[first].walk() if hasattr(w, "text")],

@@ -903,7 +903,7 @@ def pairing_sizes(d):
     fits = {}
     for w, h in SIZES:
         Window.size = (w, h)
-        app.refresh_pairing(force=True)
+        app.pairing.refresh(force=True)
         yield 0.5
         cards = list(reversed(app.screen("pairing").ids.seats.children))
         fits["%dx%d" % (w, h)] = {
@@ -1350,7 +1350,7 @@ def f5_sizes(d):
         for w, h in SIZES:
             Window.size = (w, h)
             if screen == "pairing":
-                app.refresh_pairing(force=True)  # its cards are made at the window's size (a tablet's never changes)
+                app.pairing.refresh(force=True)  # its cards are made at the window's size (a tablet's never changes)
             yield 0.4
             key = "%s-%dp-%dx%d" % (label, players, w, h)
             fits[key] = {"faults": text_faults(app, screen, w, h)}

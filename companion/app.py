@@ -1,8 +1,14 @@
-"""The Kivy app's shell, both games': setup, pairing, saved games, navigation, the link and the Clock.
+"""The Kivy app's shell, both games': its life cycle (build, start, stop, the link and the Clock) and navigation.
 
-Each game is a folder with a controller the app holds: Formula 1's F1Controller (companion/f1/screens.py: its
-setup form, race, results and history) from the start, Formula 5's F5Controller (companion/f5/screens.py) while
-it is chosen; the game played gets the Clock tick after the link is polled.
+Its parts, each a module of its own:
+- companion/game_choice.py: the first screen, and where leaving either game lands: Continue (the game played
+  last, Formula 1 or Formula 5), a new Formula 1 race, a new Formula 5 game, Saved games;
+- companion/pairing.py: the pairing screen, both games' (each seat's dashboard: a Pico, a phone, this tablet);
+- companion/saved_games.py: the Saved games screen;
+- each game a folder with a controller the app holds: Formula 1's F1Controller (companion/f1/screens.py: its
+  setup form, race, results and history) from the start, Formula 5's F5Controller (companion/f5/screens.py)
+  while it is chosen; the game played gets the Clock tick after the link is polled. Both games' referees extend
+  companion/referee_base.py.
 
 Thin on purpose: rules and bookkeeping are in each game's referee, what the screens show in its view.py, the
 look is companion.theme, the link runs on the transport's threads and reaches us through LinkBridge.poll() on
@@ -25,11 +31,10 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
-from companion import pairing, saved_games, storage, theme
+from companion import game_choice, pairing, saved_games, theme
 from companion import virtual as virtual_mod
 from companion.f1 import screens as f1_screens
 from companion.link_bridge import LinkBridge
-from companion.saved_games import when_text
 from companion.transport import AllPorts, Transport, on_android
 from companion.transport.websocket_backend import LinkPorts
 from companion.widgets import (  # noqa: F401  (the kv files use some)
@@ -68,8 +73,8 @@ class CompanionApp(App):
         self.popup = None  # the open Confirm, if any
         self.pairing = pairing.Pairing(self)  # the seats' dashboards: the pairing screen (companion/pairing.py)
         self.saved = saved_games.SavedGames(self)  # the Saved games screen (companion/saved_games.py)
-        self.saved_path = None
-        self.first_frame = None  # set when the setup screen has been drawn once (cold start figure)
+        self.choice = game_choice.GameChoice(self)  # the first screen: which game (companion/game_choice.py)
+        self.first_frame = None  # set when the game choice has been drawn once (cold start figure)
         self.f1 = f1_screens.F1Controller(self)  # Formula 1: what the setup screen sets up, and its race
         self.f5 = None  # while Formula 5 is chosen: its screens' controller (companion/f5/screens.py)
         self.phones = None  # the phones' web server (companion/phones), with virtual dashboards to serve
@@ -82,6 +87,7 @@ class CompanionApp(App):
         Window.bind(size=self._resize, on_keyboard=self._key, on_request_close=self._close_asked)
         # Kivy has already loaded companion.kv (the App's name, from this folder) before build().
         sm = Screens(transition=NoTransition())
+        game_choice.add_screen(sm)  # the first added is the first shown
         sm.add_widget(SetupScreen(name="setup"))
         pairing.add_screen(sm)
         saved_games.add_screen(sm)
@@ -117,7 +123,7 @@ class CompanionApp(App):
         Clock.schedule_interval(self.tick, POLL_S)
         Window.bind(on_flip=self._drawn)
         self._quit_on_sigterm()
-        self._look_for_saved_games()
+        self.choice.look()
 
     def _quit_on_sigterm(self):
         """SIGTERM (a shutdown, `kill`, a service manager) quits at once, every game saved as always; SDL's own
@@ -130,7 +136,7 @@ class CompanionApp(App):
         signal.signal(signal.SIGTERM, lambda *_: Clock.schedule_once(lambda _dt: self._quit(), 0))
 
     def _drawn(self, *_):
-        self.first_frame = time.monotonic()  # the first frame of the setup screen is on the screen
+        self.first_frame = time.monotonic()  # the first frame of the game choice is on the screen
         Window.unbind(on_flip=self._drawn)
         if self._phones_possible():  # the phones' server (aiohttp) loads meanwhile, not before the first frame
             threading.Thread(target=lambda: importlib.import_module("companion.phones.table"), daemon=True).start()
@@ -219,8 +225,8 @@ class CompanionApp(App):
             self.pairing.refresh(force=True)
         elif name == "saved":
             self.saved.fill()
-        elif name == "setup":
-            self._look_for_saved_games()
+        elif name == game_choice.NAME:
+            self.choice.look()
         self.sm.current = name
 
     # ---- navigation: Back, and the questions asked before leaving ------------------------------------------
@@ -269,17 +275,19 @@ class CompanionApp(App):
         current = self.sm.current
         if current == "race":
             self.confirm("Leave the race? It stays saved: continue it from Saved games.", self.new_game, yes="Leave")
-        elif current == "setup":
+        elif current == game_choice.NAME:
             self.confirm(self._quit_question(), self._quit, yes="Quit")
+        elif current == "setup":
+            self.show(game_choice.NAME)  # Formula 1's setup: back to the game choice
         elif current == "pairing" and self.f5 is not None:
             self.f5.close()  # back to Formula 5's setup; the game stays saved (its Resume offers it)
             self.f5.open_setup()
         elif current in ("results", "history", "saved", "pairing"):
-            target = self.came_from.get(current) or ("race" if self.f1.view is not None else "setup")
+            target = self.came_from.get(current) or ("race" if self.f1.view is not None else game_choice.NAME)
             if target == "race" and self.f1.view is None:
-                target = "setup"
+                target = game_choice.NAME
             if current == "pairing" and target != "race":
-                self.new_game()  # the race was never started: back to setup, its game stays saved
+                self.new_game(target)  # the race was never started: back to its setup, its game stays saved
             elif current == "results" and target == "saved":
                 self.new_game("saved")
             else:
@@ -290,48 +298,17 @@ class CompanionApp(App):
             self.f5.back()  # its table asks first; its history and results go back to where they were opened
         return self.sm.current
 
-    # ---- setup -----------------------------------------------------------------------------------------
-    def _look_for_saved_games(self):
-        def look():
-            found = storage.saved_games()  # both games' (SQLite reads: off the UI thread)
-            Clock.schedule_once(lambda _dt: self._saved_games(found), 0)
-
-        threading.Thread(target=look, daemon=True).start()
-
-    def _saved_games(self, found):
-        """The setup screen's Continue: the newest game if it is still in progress."""
-        self.saved.games = found
-        ids = self.screen("setup").ids
-        ids.saved.text = "Saved games (%d)" % len(found) if found else "Saved games"
-        self.saved_path = None
-        ids.resume.disabled = True
-        ids.resume_note.text = ""
-        if not found:
-            return
-        newest = found[0]  # of either game: after a kill, the game played last is the one to continue
-        f5 = newest.game == "F5"
-        ids.resume.text = "Continue the Formula 5 game" if f5 else "Continue the last race"
-        if newest.error:
-            ids.resume_note.text = "The last game cannot be resumed: %s" % newest.error
-            return
-        if newest.finished:
-            ids.resume_note.text = "The last %s is over: its results are in Saved games" % (
-                "Formula 5 game" if f5 else "race")
-            return
-        self.saved_path = newest.path
-        ids.resume.disabled = False
-        ids.resume_note.text = "%s%s  ·  round %d  ·  %s" % (
-            "Formula 5: " if f5 else "", ", ".join(newest.players), newest.round, when_text(newest.last_played))
-
+    # ---- the games: opened, left ------------------------------------------------------------------------
     def f5_open(self):
-        """The game choice: Formula 5 has screens of its own (companion/f5/screens.py)."""
+        """Formula 5 chosen: it has screens of its own (companion/f5/screens.py), its setup first."""
         from companion.f5.screens import F5Controller
 
         self.f5 = F5Controller(self)
         self.f5.open_setup()
 
-    def new_game(self, then="setup"):
-        """Close the open game (it stays saved) and go to `then` (setup, or the saved games)."""
+    def new_game(self, then=game_choice.NAME):
+        """Close the open game (it stays saved) and go to `then`: the game choice (the game is left), Formula 1's
+        setup (a new race) or the saved games."""
         self.f1.close()
         if self.bridge is not None:
             self.bridge.attach(None)

@@ -1,9 +1,10 @@
 """Formula 1's screens: the race, the results and the history (their look in f1.kv), and F1Controller.
 
-The app (companion/app.py) owns the shell both games share (setup, pairing, saved games, navigation) and holds
-an F1Controller, which owns Formula 1's setup form, its open race (referee and view) and fills the race, results
-and history screens from the presenters in companion/f1/view.py; the kv rules call it as app.f1.act(...),
-app.f1.pick(...) and so on. Formula 5's screens and F5Controller (companion/f5/screens.py) are built the same way.
+The app (companion/app.py) owns the shell both games share (the game choice, pairing, saved games, navigation)
+and holds an F1Controller, which owns Formula 1's setup form, its open race (referee and view) and fills the
+race, results and history screens from the presenters in companion/f1/view.py; the kv rules call it as
+app.f1.act(...), app.f1.pick(...) and so on. Formula 5's screens and F5Controller (companion/f5/screens.py) are
+built the same way.
 """
 
 import os
@@ -91,7 +92,7 @@ class F1Controller:
         self.locked_frames = 0  # ... and until that many frames have been shown
         self.seat_shown = None
 
-    # ---- setup (the setup screen is the app's; its form is Formula 1's) -----------------------------------
+    # ---- setup (companion.kv's setup screen, opened from the game choice) ---------------------------------
     def fill_setup(self):
         ids = self.app.screen("setup").ids
         ids.names.clear_widgets()
@@ -147,7 +148,7 @@ class F1Controller:
 
     def resume(self, path):
         """Continue the race saved at `path`: its virtual dashboards start again, on their saved state."""
-        if not self.open_file(path, self.app.screen("setup").ids.resume_note):
+        if not self.open_file(path, self.app.screen("games").ids.resume_note):  # the game choice's Continue
             return
         for dev in self.ref.pairs.values():
             if virtual_mod.is_virtual(dev):
@@ -161,9 +162,9 @@ class F1Controller:
     def ask_new_game(self):
         if self.view is not None and not self.view.over():
             self.app.confirm("Start a new race? This one stays saved: continue it from Saved games.",
-                             self.app.new_game, yes="New race")
+                             lambda: self.app.new_game("setup"), yes="New race")
         else:
-            self.app.new_game()
+            self.app.new_game("setup")
 
     def _open(self, ref, path):
         self.app.pairing.close_dashboards()  # an earlier game's virtual dashboards are never this game's

@@ -1,6 +1,6 @@
 """The Formula 5 screens of the companion app: setup (who plays each car) and the table.
 
-Chosen on the Setup screen ("Play Formula 5"); the app then hands its Clock tick to F5Controller. The table
+Chosen on the game choice (companion/game_choice.py); the app then hands its Clock tick to F5Controller. The table
 shows the five columns by position, the speeds and who plays each car; a car that changes place slides to its
 new row. The tablet plays the cars without a player and the bots, one turn every AUTO_S so the table can
 follow; a player's turn waits for their dashboard. Before the first turn the pairing screen (the app's, shared
@@ -223,10 +223,10 @@ class F5Controller:
         self.refresh(force=True)
 
     def leave(self):
-        """Back to the Formula 1 setup; a game in progress stays saved and can be resumed."""
+        """Back to the game choice; a game in progress stays saved and can be resumed."""
         self.close()
         self.app.f5 = None
-        self.app.show("setup")  # its Continue offers the game just left
+        self.app.show("games")  # its Continue offers the game just left
 
     def back(self):
         """Back (Escape, Android's Back, a screen's Back button) on a Formula 5 screen."""

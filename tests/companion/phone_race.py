@@ -19,7 +19,7 @@ the log and each phone's dashboard (its last state on the link) hold.
 import os
 import sys
 
-from tests.companion.appdriver import button, drive, tap
+from tests.companion.appdriver import button, choice_ids, drive, open_f1, open_f5, tap
 
 KILL_AFTER = 5  # turns ended before the app is killed (of 9: three cars, three laps)
 NAMES = ["Ann", "Bob", "Cy"]
@@ -92,6 +92,7 @@ def _play(d, kill_after=None):
 def race(d):
     app = d.app
     yield lambda: app.bridge is not None and app.first_frame is not None
+    yield from open_f1(app)
     ids = app.screen("setup").ids
     for i, w in enumerate(reversed(ids.names.children)):
         w.text = (NAMES + ["Di", "Ed", "Flo"])[i]
@@ -112,8 +113,8 @@ def race(d):
 
 def resume(d):
     app = d.app
-    ids = app.screen("setup").ids
-    yield lambda: app.bridge is not None and not ids.resume.disabled
+    ids = choice_ids(app)
+    yield lambda: app.bridge is not None and app.sm.current == "games" and not ids.resume.disabled
     yield tap(ids.resume)
     yield lambda: app.sm.current == "race" and app.phones is not None and app.phones.ready()
     ref = app.f1.ref
@@ -147,9 +148,7 @@ def tablet_shows(app, hands):
 
 def f5(d):
     app = d.app
-    yield lambda: app.bridge is not None
-    yield tap(app.screen("setup").ids.choose_f5)
-    yield lambda: app.sm.current == "f5setup"
+    yield from open_f5(app)
     cars = list(reversed(app.screen("f5setup").ids.cars.children))
     for car in (1, 1, 2, 3, 4):  # yellow: bot -> none -> player; green, blue, white: bot -> no player
         yield tap(cars[car])

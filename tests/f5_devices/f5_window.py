@@ -21,7 +21,7 @@ def solo_with_bots(d):
     play to the end; the rows follow the positions."""
     app = d.app
     yield lambda: app.bridge is not None
-    yield tap(app.screen("setup").ids.choose_f5)
+    yield tap(app.screen("games").ids.choose_f5)
     yield lambda: app.sm.current == "f5setup"
     cars = list(reversed(app.screen("f5setup").ids.cars.children))
     yield tap(cars[0])  # red: dashboard -> bot
@@ -35,9 +35,9 @@ def solo_with_bots(d):
     yield lambda: len(ref.game.events) > 20
     d.shot("f5-2-table")
     yield tap(app.screen("f5table").ids.leave)
-    yield lambda: app.sm.current == "setup" and app.f5 is None
+    yield lambda: app.sm.current == "games" and app.f5 is None
     d.note("left_at", len(ref.game.events))  # counted once left: the tablet may play a turn up to the tap
-    yield tap(app.screen("setup").ids.choose_f5)
+    yield tap(app.screen("games").ids.choose_f5)
     yield lambda: app.sm.current == "f5setup"
     d.note("resume_enabled", not app.screen("f5setup").ids.resume.disabled)
     app.f5.auto_s = 3600.0  # nothing played until the resumed game is counted, however slow the resume is

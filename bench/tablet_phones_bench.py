@@ -24,7 +24,7 @@ transport's (a stand-in for the USB cable; their threads' CPU read from /proc), 
 everything else in the tablet's process (/proc/self/stat: the referee, the transport's threads, the bridge, the
 phones server's thread; for the unix way the viewer readers that the app's on-tablet dashboards have too).
 
-Takes about 2 minutes (two races of some 45-55 s, six page loads; measured at load 15 on 2 cores).
+Takes about 2 minutes (two races of some 45-55 s, six page loads; measured at load 11-15 on 2 cores).
 """
 
 import json
@@ -207,7 +207,6 @@ def _phone_table(workdir, browser, clock):
             self.page = visit(browser, self.url)
             self.page.wait(lambda: (self.page.dash() or {}).get("booted"), timeout=120, what="the firmware's frame")
             self.page.js("window.dash.python(arguments[0])", _SPY)
-            self.page.wait(lambda: self.page.dash()["linked"], timeout=60, what="the page linked")
             self.dash = PageDash(self.page)
             _players(self.dash, clock)
             self.page.wait(lambda: self.dash.state, timeout=30, what="the dashboard's state")
@@ -240,6 +239,7 @@ def _phone_table(workdir, browser, clock):
             self._watch_syncs(self.ref)
             self._start_tablet()
             for seat, s in enumerate(self.seats):
+                s.page.wait(lambda: s.page.dash()["linked"], timeout=60, what="the page linked")  # noqa: B023
                 s.dev = phone_id(s.page)
                 self.ref.pair(seat, s.dev)
             self.settle()

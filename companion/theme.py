@@ -117,17 +117,22 @@ def hex_rgb(rgba):
 # The phones' seat page (companion/phones/static/seat.html) in the same look: its CSS custom properties and
 # faces, made here from the palette above, served as theme.css by companion/phones/assets.py.
 PAGE_COLOURS = {"bg": BG, "panel": PANEL, "button": BUTTON, "button-down": BUTTON_DOWN, "ink": INK, "muted": MUTED,
-                "kerb": KERB, "kerb-dark": KERB_DARK, "chosen": CHOSEN, "led": WARN, "ring": OUTLINE, "ring-dark": OUTLINE_DARK}
-PAGE_FONTS = {"display": DISPLAY_FONT, "figures": FIGURE_FONT}
+                "kerb": KERB, "kerb-dark": KERB_DARK, "chosen": CHOSEN, "led": WARN, "ring": OUTLINE,
+                "ring-dark": OUTLINE_DARK}
+# The page's buttons in the display face; its figures are the OLED's, drawn by the firmware. The face is served as
+# a subset of printable ASCII (companion/fonts/README.md says how it is made): 6 KB gzipped where the whole face is
+# 46 KB, which the page's first load (bench: phone.first_load_kb, at most 300 KB) has no room for.
+PAGE_FONTS = {"display": DISPLAY_FONT}
+PAGE_FONT_FILES = {DISPLAY_FONT: "BebasNeue-Bold-seat.otf"}
 
 
 def page_css(font_url):
-    """The seat page's theme.css: a custom property per PAGE_COLOURS entry (--bg, --ink...), and the display and
-    figure faces as --font-display and --font-figures, loaded from font_url(file name)."""
+    """The seat page's theme.css: a custom property per PAGE_COLOURS entry (--bg, --ink...), and each of PAGE_FONTS
+    as --font-<its key> (--font-display), loaded from font_url(its PAGE_FONT_FILES file)."""
     lines = ["/* Made by companion/theme.py (page_css): the tablet's theme, for the seat page. */"]
     for name in PAGE_FONTS.values():
         lines.append('@font-face { font-family: "%s"; src: url("%s"); font-weight: 400 900; font-display: swap; }'
-                     % (name, font_url(FONT_FILES[name])))
+                     % (name, font_url(PAGE_FONT_FILES[name])))
     props = ["--%s: %s;" % (var, hex_rgb(rgba)) for var, rgba in PAGE_COLOURS.items()]
     props += ['--font-%s: "%s", system-ui, sans-serif;' % (var, name) for var, name in PAGE_FONTS.items()]
     lines.append(":root { %s }" % " ".join(props))

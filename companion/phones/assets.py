@@ -107,7 +107,7 @@ class Assets:
             self.files[logical] = Asset(logical, data)
         # The tablet's look (companion/theme.py): its faces, and theme.css made from its palette.
         for name in theme.PAGE_FONTS.values():
-            filename = theme.FONT_FILES[name]
+            filename = theme.PAGE_FONT_FILES[name]
             with open(os.path.join(theme.FONTS_DIR, filename), "rb") as f:
                 self.files[filename] = Asset(filename, f.read())
         css = theme.page_css(lambda filename: "/static/" + self.files[filename].name)

@@ -19,9 +19,10 @@ def test_the_seat_page_takes_its_colours_and_faces_from_the_theme(monkeypatch):
     assert theme.hex_rgb(theme.BG) in css and theme.hex_rgb(theme.KERB) in css and theme.hex_rgb(theme.INK) in css
     # Its faces are the tablet's files, served beside it under their hashed names.
     for name in theme.PAGE_FONTS.values():
-        font = a.files[theme.FONT_FILES[name]]
+        font = a.files[theme.PAGE_FONT_FILES[name]]
         assert "/static/" + font.name in css and font.type == "font/otf"
         assert a.by_name[font.name] is font
+        assert len(font.gz) < 10 * 1024  # a subset: the page's first load has no room for the whole face
     # Every colour the page uses is one of theme.css's properties; the only literals are the OLED glass's black
     # and the browser bar's colour, which is the theme's background.
     style = page[page.index("<style>"):page.index("</style>")]

@@ -1248,11 +1248,33 @@ def sizes(d):
                               for p in panels if "Maxi" in p.name][:1],
                 "keys": len([k for k in app.f1.speed_keys if k.parent is not None and k.width > 20]),
                 "dashboards": len(ids.dash_tabs.children),
+                "figures": big_figures(app),
+                "choices": [[b.text, round(b.width), round(b.height)] for b in ids.corners.children + ids.lanes.children
+                            if hasattr(b, "trigger_action")],
             }
             d.shot("race-%dp-%dx%d" % (players, w, h))
             if players == 6 and (w, h) == SIZES[0]:
                 d.note("black_car", black_car_edge(app))
     d.note("fits", fits)
+
+
+def big_figures(app):
+    """The figures read across the table, in pixels on screen: the least speed and laps figure of the cars'
+    panels, the header's name of the player to move, a die's face (its square) and its digit (issue 25 point 2:
+    far larger than the 16 px floor)."""
+    from kivy.metrics import dp
+
+    ids = race_ids(app)
+    panels = app.f1.car_rows
+    faces = [w for w in ids.dice.children]
+    return {
+        "speed": round(min(p.ids.speed.font_size for p in panels), 1),
+        "laps": round(min(p.ids.laps.font_size for p in panels), 1),
+        "turn": round(ids.turn.font_size, 1),
+        "die": round(min(min(f.width, f.height) - dp(8) for f in faces), 1),
+        "die_digit": round(min(f.font_size for f in faces), 1),
+        "thrown": all(f.value for f in faces),
+    }
 
 
 def black_car_edge(app):

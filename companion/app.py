@@ -87,7 +87,7 @@ class CompanionApp(App):
         self.first_frame = None  # set when the setup screen has been drawn once (cold start figure)
         self.f1 = f1_screens.F1Controller(self)  # Formula 1: what the setup screen sets up, and its race
         self.f5 = None  # while Formula 5 is chosen: its screens' controller (companion/f5/screens.py)
-        self.phones = None  # the phones' web server (companion/phones), with virtual dashboards to serve
+        self.phones = None  # the phones' web server (companion/phones): each seat's firmware page and link socket
         self.links = None  # the phones' link sockets as ports of the transport (made with it; None if given one)
 
     # ---- life cycle ---------------------------------------------------------------------------------
@@ -149,43 +149,28 @@ class CompanionApp(App):
         if self._phones_possible():  # the phones' server (aiohttp) loads meanwhile, not before the first frame
             threading.Thread(target=lambda: importlib.import_module("companion.phones.table"), daemon=True).start()
 
-    def _mirrors(self):
-        """Phones mirror virtual dashboards run on this tablet (where `micropython` is)."""
-        return self.ports is not None and hasattr(self.ports, "virtual")
-
     def _phones_possible(self):
-        # Without virtual dashboards the phones run the firmware themselves, linked on their seats' sockets, where
-        # the phones' server can run (an APK built without aiohttp and segno: Picos only)
-        return self._mirrors() or self.links is not None and phones_server_available()
+        # Each phone runs the firmware itself, linked on its seat's socket, where the phones' server can run (an APK
+        # built without aiohttp and segno: Picos only)
+        return self.links is not None and phones_server_available()
 
     def need_phones(self):
-        """The phones' server, made when the first game opens: mirroring this tablet's virtual dashboards, or
-        (no `micropython` here) serving each seat the firmware's own page and its link socket."""
+        """The phones' server, made when the first game opens: each seat's firmware page and its link socket."""
         if self.phones is None and self._phones_possible():
             from companion.phones.table import Phones
 
-            self.phones = Phones(self.ports if self._mirrors() else None, links=self.links)
+            self.phones = Phones(self.links)
         return self.phones
 
     def _firmware_phones(self):
-        return self.phones is not None and self.phones.firmware_pages
+        return self.phones is not None
 
     def _phone_linked(self, dev):
-        """A dashboard said hello (LinkBridge.on_hello): one on a seat's link socket is that seat's phone. Paired
-        by the socket's token, never guessed; the same phone again (a reload, its Wi-Fi back) changes nothing; a
-        new phone on the token takes the seat over."""
-        if not self._firmware_phones() or self.links is None:
+        """A dashboard said hello (LinkBridge.on_hello): one on a seat's link socket is that seat's phone
+        (companion/phones/table.py Phones.linked: paired by the socket's token, never guessed)."""
+        if not self._firmware_phones() or not self.phones.ready() or self._game().ref is None:
             return
-        port_of = getattr(self.transport, "port_of", None)
-        seat = self.phones.seat_of_token(self.links.token_of(port_of(dev))) if port_of is not None else None
-        ref = self._game().ref
-        if seat is None or ref is None or seat not in {s for s, *_ in self._pairing()[1]}:
-            return
-        if ref.seat_of(dev) not in (None, seat):
-            return  # a dashboard id already another seat's: never moved by a page
-        self.phones.set_phone_dev(seat, dev)
-        if ref.pairs.get(seat) != dev:
-            ref.pair(seat, dev)  # the table's car goes to it (the referee resyncs a new pair)
+        if self.phones.linked(dev, self.transport, self.links, *self._pairing()):
             self.bridge.push()
         self.sync_phones()
 
@@ -388,23 +373,10 @@ class CompanionApp(App):
         return self.phones.place(seat) if self.phones is not None else TABLET
 
     def sync_phones(self):
-        """Serve to phones the seats placed on one that have no Pico (their dashboard, once it runs)."""
+        """Serve to phones the seats placed on one that have no Pico (each phone runs its seat's firmware)."""
         if self.phones is None or not self.phones.ready():
             return
-        from companion.phones.table import rgb_hex
-
-        ref, seats = self._pairing()
-        served = []
-        for seat, name, colour, rgba, _ink in seats:
-            dev = ref.pairs.get(seat)
-            if self._firmware_phones():  # served while it has no dashboard or its own phone's
-                if dev is None or dev == self.phones.phone_dev(seat):
-                    served.append((seat, None, name, colour, rgb_hex(rgba)))
-                continue
-            if self._place(seat) == PHONE and (dev is None or virtual_mod.is_virtual(dev)):
-                running = dev if dev is not None and dev in self.ports.virtual else None
-                served.append((seat, running, name, colour, rgb_hex(rgba)))
-        self.phones.sync(served)
+        self.phones.sync(self.phones.seats_to_serve(*self._pairing()))
 
     def refresh_pairing(self, force=False):
         if force and self._firmware_phones():
@@ -517,9 +489,9 @@ class CompanionApp(App):
         self.sync_phones()
         self.refresh_pairing(force=True)
 
-    def give_virtual(self, seat, place=None):
-        """A virtual dashboard for this seat, started now: on this tablet's screen (chosen deliberately: the
-        table could look when its player does) unless place says phone."""
+    def give_virtual(self, seat):
+        """A virtual dashboard for this seat, started now, on this tablet's screen (chosen deliberately: the table
+        could look when its player does)."""
         msg = self.screen("pairing").ids.pair_message
         ref, seats = self._pairing()
         dev = ref.pairs.get(seat)
@@ -529,32 +501,34 @@ class CompanionApp(App):
             msg.text = "Virtual dashboards need the micropython command."
             return
         if self.phones is not None and self.phones.seats is not None:
-            self.phones.set_place(seat, place or TABLET)
+            self.phones.set_place(seat, TABLET)
         if ref.pairs.get(seat) != dev:
             ref.pair(seat, dev)
         self.bridge.push()
-        if (place or TABLET) == TABLET:
-            names = {s: n for s, n, *_ in seats}
-            msg.text = ("%s's dashboard is on this tablet: its cards are covered; %s holds a finger on them to look, "
-                        "so the table may see them too." % (names[seat], names[seat]))
+        names = {s: n for s, n, *_ in seats}
+        msg.text = ("%s's dashboard is on this tablet: its cards are covered; %s holds a finger on them to look, "
+                    "so the table may see them too." % (names[seat], names[seat]))
         self.sync_phones()
         self.refresh_pairing(force=True)
 
     def give_phone(self, seat):
-        """Back to the phone (the default): its QR code again; a dashboard already running stays the same."""
+        """Back to the phone (the default): its QR code again; the dashboard on this tablet's screen stops and the
+        seat waits for its phone, which links and is paired by itself (the table keeps the car meanwhile)."""
         self.phones.set_place(seat, PHONE)
+        self.phones.leave_tablet(seat, self._pairing()[0], self.ports)
         self.screen("pairing").ids.pair_message.text = ""
         self.sync_phones()
         self.refresh_pairing(force=True)
 
     def give_the_rest(self):
-        """Every seat still without a dashboard gets a virtual one where it was placed (a phone by default)."""
+        """Every seat placed on this tablet still without a dashboard gets one on its screen (a seat on a phone waits
+        for its phone: it links and is paired by itself)."""
         if not virtual_mod.available():
             return
         ref, seats = self._pairing()
         for seat, *_ in seats:
-            if seat not in ref.pairs:
-                self.give_virtual(seat, place=self._place(seat))
+            if seat not in ref.pairs and self._place(seat) == TABLET:
+                self.give_virtual(seat)
 
     def start_race(self):
         self._game().begin()

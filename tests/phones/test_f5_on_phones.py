@@ -70,10 +70,10 @@ def rows(page):
 
 def tap_and_see(page, name):
     """Tap, then wait (briefly) for the page to show the frame the tap drew."""
-    before = page.dash()["frames"]
+    before = page.dash()["frame"]
     page.tap(name)
     end = time.monotonic() + 2
-    while page.dash()["frames"] == before and time.monotonic() < end:
+    while page.dash()["frame"] == before and time.monotonic() < end:
         time.sleep(0.02)
 
 

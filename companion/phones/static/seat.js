@@ -118,7 +118,12 @@ function deviceId() {
 function setupCanvas() {
   canvas = document.getElementById("oled");
   const dpr = window.devicePixelRatio || 1;
-  const room = Math.min(window.innerWidth - 36, 640); // CSS px across, the border included
+  // CSS px across for the OLED itself: the page's width less what sits beside it in its row (the light, the gap,
+  // the canvas's border) and the page's padding, measured, so that the row never runs off a narrow phone's screen
+  const main = document.querySelector("main"), box = getComputedStyle(main);
+  const inner = main.clientWidth - parseFloat(box.paddingLeft) - parseFloat(box.paddingRight);
+  const beside = document.getElementById("top").offsetWidth - canvas.clientWidth;
+  const room = Math.min(inner - beside, 640);
   const scale = Math.max(1, Math.floor((room * dpr) / W)); // device pixels per OLED pixel: whole
   canvas.width = W * scale;
   canvas.height = H * scale;
@@ -254,7 +259,14 @@ function connect() {
 
 function watchLink() {
   if (ws && ws.readyState === WebSocket.OPEN && performance.now() - lastHeard > SILENT_MS) {
-    ws.close(); // as pulling the cable: its onclose links again
+    // As pulling the cable, at once: on a network that swallows everything (out of range) the socket's close never
+    // completes and its onclose may come a minute later, the status line saying "linked" all that while
+    const dead = ws;
+    ws = null;
+    dash.linked = false;
+    dead.close();
+    status();
+    if (!retry) retry = setTimeout(connect, RETRY_MS);
   }
 }
 

@@ -14,6 +14,7 @@ const HEAP = 256 * 1024; // the first heap, as the unix port's tests give the fi
 // free); the port grows it from the page's memory when it runs out (gc.mem_free() there counts what it could add)
 const RETRY_MS = 1000; // a link socket that closed (no tablet, Wi-Fi away) is tried again this often
 const TAKEN = 4001; // close code: another phone or tab took the seat
+const GONE = 4002; // close code: the tablet serves this seat on no phone now (a Pico or its own screen has it)
 const SILENT_MS = 3500; // the tablet speaks at least every second (docs/protocol.md §7): this long silent, the link
 // is dead even if the socket looks open (Wi-Fi gone, the tablet's end dropped while this phone slept): link again
 
@@ -23,7 +24,7 @@ const devKey = "f1dash:" + token + ":dev"; // this seat's dashboard id on this p
 
 // What the page knows, for its status line and for tests (tests/web read it through WebDriver).
 const dash = (window.dash = {
-  frame: 0, scale: 0, lit: LIT, dark: DARK, booted: false, firstFrameMs: null, linked: false, taken: false,
+  frame: 0, scale: 0, lit: LIT, dark: DARK, booted: false, firstFrameMs: null, linked: false, taken: false, gone: false,
   error: null, awake: "unknown", stored: 0, taps: [], log: "",
 });
 
@@ -45,6 +46,8 @@ function status() {
   else if (dash.taken) text = "Another phone or tab took this seat: this one is stopped.";
   else if (!dash.booted) text = "Starting the dashboard…";
   else if (dash.linked) text = "Linked to the tablet.";
+  else if (dash.gone) text = "This seat is not on a phone now (the tablet gave it a Pico or its own screen): this " +
+    "page links again if the seat comes back to it.";
   else text = "Not linked to the tablet: the dashboard plays on its own and keeps your car on this phone.";
   if (storageError) text += " This browser does not keep the car: " + storageError;
   if (dash.booted && !dash.taken && dash.awake === "no") text += " Keep the screen on yourself: " + dash.awakeWhy;
@@ -236,7 +239,7 @@ function connect() {
   if (dash.taken || (ws && ws.readyState <= WebSocket.OPEN)) return;
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/" + token + "/link";
   const sock = (ws = new WebSocket(url));
-  sock.onopen = () => { dash.linked = true; lastHeard = performance.now(); status(); };
+  sock.onopen = () => { dash.linked = true; dash.gone = false; lastHeard = performance.now(); status(); };
   sock.onmessage = (e) => {
     if (typeof e.data !== "string") return; // the contract is text
     lastHeard = performance.now();
@@ -247,6 +250,7 @@ function connect() {
     if (ws !== sock) return;
     ws = null;
     dash.linked = false;
+    if (e.code === GONE) dash.gone = true; // said until a link opens again (the refused retries change nothing)
     if (e.code === TAKEN) {
       dash.taken = true;
       stopHere();

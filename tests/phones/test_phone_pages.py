@@ -2,7 +2,8 @@
 itself and links on its seat's socket; the tablet pairs it to that seat by the socket's token; its buttons drive
 that car on the referee and no other; a wrong or old token is refused and learns nothing; a second tab on the seat
 takes it over and the first says so; a restarted tablet, a phone out of range and a seat served again all find the
-page linking again by itself, nothing it did meanwhile lost. The tablet's parts are real (tests/phones/table.py),
+page linking again by itself, nothing it did meanwhile lost; a finger's long press is one press, one buzz, and
+selects nothing. The tablet's parts are real (tests/phones/table.py),
 on loopback; nothing runs on the tablet for a phone. Cost: one browser, about 40 s on 2 cores."""
 
 import asyncio
@@ -218,3 +219,34 @@ def test_a_seat_no_longer_served_drops_its_link_which_comes_back_when_served_aga
         assert page.text("status") == LINKED
     finally:
         t.stop()
+
+
+def test_a_finger_presses_once_buzzes_once_and_a_long_press_selects_nothing(browser):
+    """Touch input as a phone's (DevTools' touch events, not a mouse click): a long press on OK is one press, one
+    buzz; long presses on the status line and the screen select nothing and press nothing. (Headless Chromium opens
+    no context menu on a long touch at all: tests/web/test_seat_page.py checks the page refuses one.)"""
+    from tests.web.engines import SeatServer
+
+    with SeatServer() as server:
+        page = browser.open(server.new_seat())
+        boot(page)
+        driver = browser.driver
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        page.js("window.buzzes = []; navigator.vibrate = (ms) => { window.buzzes.push(ms); return true; };")
+
+        def hold(element_id, seconds=1.2):
+            x, y = page.js("const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+                           "return [r.left + r.width / 2, r.top + r.height / 2]", element_id)
+            driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+            time.sleep(seconds)
+            driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+        hold("OK")
+        page.wait(lambda: shows(page).startswith("SET SPEED"), what="the speed dial opened by the finger")
+        dial = shows(page)
+        assert len(page.js("return window.buzzes")) == 1
+        for element_id in ("status", "oled"):
+            hold(element_id)
+            assert page.js("return window.getSelection().toString()") == ""
+        time.sleep(0.3)
+        assert len(page.js("return window.buzzes")) == 1 and shows(page) == dial  # nothing pressed

@@ -84,7 +84,7 @@ def main():
             for page in pages:
                 page.wait(lambda page=page: not page.dash()["linked"], what="a page noticing")
             started = time.monotonic()
-            t = Table(Path(tmp), path=path).start(pages=False)  # the pages only link again
+            t = Table(Path(tmp), path=path).start()
             for seat, page in enumerate(pages):
                 page.wait(lambda page=page: page.dash()["linked"], timeout=30, what="page %d back" % seat)
                 t.wait(lambda t=t, seat=seat: t.paired(seat) == devs[seat] and t.bridge.status.get(devs[seat]) ==

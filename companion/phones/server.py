@@ -86,12 +86,12 @@ class _Link:
 
 
 class PhoneServer:
-    def __init__(self, links):
-        """links: a LinkPorts (companion/transport/websocket_backend.py) the seats' link sockets are served into."""
+    def __init__(self, links, files=None):
+        """links: a LinkPorts (companion/transport/websocket_backend.py) the seats' link sockets are served into.
+        files: the seat page's files (companion/phones/assets.py's Assets), made here when not given: in a thread of
+        their own (mpy-cross), a page asked for meanwhile waits for them."""
         self.links = links
-        # the seat page's files (companion/phones/assets.py): made in a thread of their own (mpy-cross), a page asked
-        # for meanwhile waits for them
-        self.assets = assets.prepare()
+        self.assets = files if files is not None else assets.prepare()
         self.link_sockets = {}  # token -> _Link (only touched on the server's loop)
         self.seats = {}  # token -> Seat (only touched on the server's loop)
         self.linked_tokens = frozenset()  # the tokens with a link socket open, for other threads to read (replaced)

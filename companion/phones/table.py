@@ -26,9 +26,10 @@ __all__ = ["PHONE", "TABLET", "Phones"]
 
 
 class Phones:
-    def __init__(self, links, host=None):
-        """links: the transport's LinkPorts: the seats' link sockets (GET /<token>/link) are served into it."""
-        self.server = PhoneServer(links)
+    def __init__(self, links, host=None, files=None):
+        """links: the transport's LinkPorts: the seats' link sockets (GET /<token>/link) are served into it.
+        files: the seat page's files, made by the server when not given (tests share one set)."""
+        self.server = PhoneServer(links, files)
         self.host_given = host or os.environ.get("F1_PHONE_HOST")
         self.host = self.host_given or lan_address()
         self.preferred = int(os.environ.get("F1_PHONE_PORT", PORT))

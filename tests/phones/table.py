@@ -16,10 +16,22 @@ from companion import storage
 from companion.f1 import view as f1_view
 from companion.f1.referee import Referee
 from companion.link_bridge import LinkBridge
+from companion.phones import assets
 from companion.phones import table as phone_table
 from companion.transport import AllPorts, NoPorts, Transport
 from companion.transport.websocket_backend import LinkPorts
 from tests.link.harness import FAST
+
+
+_FILES = []
+
+
+def seat_page_files():
+    """The seat page's files, made once for every Table of this process (mpy-cross takes seconds; the app makes them
+    at each start, the tests need them once), before any page asks for them."""
+    if not _FILES:
+        _FILES.append(assets.Assets())
+    return _FILES[0]
 
 
 class Table:
@@ -33,16 +45,12 @@ class Table:
         self.urls = {}
         self.running = False
 
-    def start(self, pages=True):
-        """pages: the seat page's files made before this returns (a page asked for meanwhile would wait for them;
-        False: pages already loaded only link again, as after a restart)."""
+    def start(self):
         self.links = LinkPorts()
         self.transport = Transport(AllPorts(NoPorts(), self.links), FAST)
         self.transport.start()
         self.bridge = LinkBridge(self.transport)
-        self.phones = phone_table.Phones(self.links, host="127.0.0.1")
-        if pages:
-            self.phones.server.assets.result(120)  # the seat page's files made (mpy-cross)
+        self.phones = phone_table.Phones(self.links, host="127.0.0.1", files=seat_page_files())
         self.running = True
         self.ready = threading.Event()
         self.failed = None

@@ -60,7 +60,8 @@ class Page:
         return self.browser.driver.execute_script(script, *args)
 
     def dash(self):
-        """The page's own account: frame shown, frames received, tap-to-frame times, connection state."""
+        """The seat page's own account (companion/phones/static/seat.js window.dash): frames drawn, booted, linked,
+        taken, tap-to-canvas times, the status line, the link's bytes."""
         return self.js("return window.dash")
 
     def screen(self):

@@ -125,6 +125,15 @@ def f1_then_f5(d):
     d.note("f5_cards", [c.seat for c in cards])
     d.note("f5_url", app.phones.address(0))
     yield tap(cards[0].virtual_button)  # "Show it on this tablet instead"
+    yield lambda: "f5-virtual-1" in app.ports.virtual
+    card = list(reversed(app.screen("pairing").ids.seats.children))[0]
+    d.note("use_phone", card.virtual_button.text)
+    yield tap(card.virtual_button)  # "Use a phone": the dashboard here stops, the seat waits for its phone
+    yield lambda: not app.ports.virtual
+    d.note("back_to_phone", {"running": sorted(app.ports.virtual), "pairs": {str(k): v for k, v in app.f5.ref.pairs.items()},
+                             "served": sorted(app.phones.served)})
+    card = list(reversed(app.screen("pairing").ids.seats.children))[0]
+    yield tap(card.virtual_button)  # and on the tablet again, deliberately
     d.note("warning", app.screen("pairing").ids.pair_message.text)
     yield tap(app.screen("pairing").ids.go)
     yield lambda: app.sm.current == "f5table"

@@ -18,6 +18,7 @@ from shared_rules.f5.cards import COLOURS, FIRST_PIT, colour
 from shared_rules.f5.game import PIT, Game
 from tests.firmware.dash import text_rows
 from tests.phones.browser import MISSING, Browser
+from tests.phones.notes import record, seen
 
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
 
@@ -33,26 +34,6 @@ def start(scenario, out, data):
                F1_PHONE_HOST="127.0.0.1", F1_PHONE_PORT="0")
     return subprocess.Popen([sys.executable, "-m", "tests.phones.phone_window", scenario, str(out), SHOTS],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-
-
-def record(out):
-    """What the app's scenario has written of the game so far ({} before its first write)."""
-    try:
-        return json.loads(out.read_text())
-    except (OSError, ValueError):
-        return {}
-
-
-def seen(out, proc, pred, timeout=40):
-    end = time.monotonic() + timeout
-    while True:
-        got = record(out)
-        assert "error" not in got, got["error"]
-        if pred(got):
-            return got
-        assert proc.poll() is None, proc.stderr.read().decode(errors="replace")[-3000:]
-        assert time.monotonic() < end, "the app did not get there: %s" % {k: got.get(k) for k in ("events", "steps")}
-        time.sleep(0.05)
 
 
 def group(card):

@@ -14,7 +14,6 @@ import urllib.request
 import aiohttp
 import pytest
 
-from tests.firmware.dash import text_rows
 from tests.phones.browser import MISSING, Browser
 from tests.phones.relay import Relay
 from tests.phones.table import Table
@@ -41,23 +40,10 @@ def open_linked(browser, url, what="the page"):
     return page
 
 
-def shows(page):
-    got = page.screen()
-    return " | ".join(text_rows(got[1])) if got is not None else ""
-
-
-def press(page, *names):
-    """A player's presses, each after the screen drew the last (a finger does not outrun the screen)."""
-    for name in names:
-        frame = page.dash()["frame"]
-        page.tap(name)
-        page.wait(lambda frame=frame: page.dash()["frame"] > frame, what="the frame of " + name)
-
-
 def set_speed(page, ups):
     """From YOUR TURN: open the speed dial, `ups` steps up, set it."""
-    page.wait(lambda: "YOUR TURN" in shows(page), timeout=30, what="the phone told it is its turn")
-    press(page, "OK", *(["UP"] * ups))
+    page.wait(lambda: "YOUR TURN" in page.shown(), timeout=30, what="the phone told it is its turn")
+    page.press("OK", *(["UP"] * ups))
     page.tap("OK")
 
 
@@ -147,7 +133,7 @@ def test_a_second_tab_takes_the_seat_and_the_first_says_so(tmp_path, browser):
         boot(first)
         first.wait(lambda: first.dash()["linked"] and first.text("status") == LINKED, timeout=30, what="taken back")
         second.wait(lambda: second.dash()["taken"], what="the second tab told")
-        assert "speed 20" in shows(first).lower() or car.speed == 20  # nothing lost by the handover
+        assert "speed 20" in first.shown().lower() or car.speed == 20  # nothing lost by the handover
     finally:
         t.stop()
 
@@ -184,7 +170,7 @@ def test_a_phone_out_of_range_plays_on_and_its_presses_reach_the_table_once_back
         page = open_linked(browser, relay.url(t.urls[seat]))
         dev = phone_id(page)
         t.wait(lambda: t.paired(seat) == dev, what="paired")
-        page.wait(lambda: "YOUR TURN" in shows(page), timeout=30, what="its turn")
+        page.wait(lambda: "YOUR TURN" in page.shown(), timeout=30, what="its turn")
         relay.cut()  # out of range: nothing arrives, nothing is refused, nothing is closed
         set_speed(page, 3)  # the dashboard plays on by itself (as a Pico whose cable is pulled)
         page.wait(lambda: not page.dash()["linked"], timeout=15, what="the page noticing the silence")
@@ -242,11 +228,11 @@ def test_a_finger_presses_once_buzzes_once_and_a_long_press_selects_nothing(brow
             driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
         hold("OK")
-        page.wait(lambda: shows(page).startswith("SET SPEED"), what="the speed dial opened by the finger")
-        dial = shows(page)
+        page.wait(lambda: page.shown().startswith("SET SPEED"), what="the speed dial opened by the finger")
+        dial = page.shown()
         assert len(page.js("return window.buzzes")) == 1
         for element_id in ("status", "oled"):
             hold(element_id)
             assert page.js("return window.getSelection().toString()") == ""
         time.sleep(0.3)
-        assert len(page.js("return window.buzzes")) == 1 and shows(page) == dial  # nothing pressed
+        assert len(page.js("return window.buzzes")) == 1 and page.shown() == dial  # nothing pressed

@@ -6,15 +6,13 @@ first speed is set on its own phone, the rest of the race on the race screen (La
 race, 3 laps); at the finish every phone shows its car finished, its car is the table's, and every page's status
 line says it is linked, as it is. Cost: about 60 s on 2 cores (the app, six firmware boots, 18 turns)."""
 
-import json
 import subprocess
-import time
 
 import pytest
 
 from tests.companion.test_any_tablet import ROOT, tablet_env
-from tests.firmware.dash import text_rows
 from tests.phones.browser import MISSING, Browser
+from tests.phones.notes import record, seen
 from tests.web.engines import phone_id
 
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
@@ -22,46 +20,14 @@ PHONES = 6
 LINKED = "Linked to the tablet."
 
 
-def record(out):
-    try:
-        return json.loads(out.read_text())
-    except (OSError, ValueError):
-        return {}
-
-
-def seen(out, proc, pred, timeout=90):
-    end = time.monotonic() + timeout
-    while True:
-        got = record(out)
-        assert "error" not in got, got["error"]
-        if pred(got):
-            return got
-        assert proc.poll() is None, proc.stderr.read().decode(errors="replace")[-3000:]
-        assert time.monotonic() < end, "the app did not get there: %s" % {k: got.get(k) for k in ("steps", "to_play")}
-        time.sleep(0.1)
-
-
-def shows(page):
-    got = page.screen()
-    return " | ".join(text_rows(got[1])) if got is not None else ""
-
-
-def press(page, *names):
-    """Each press after the frame of the one before (a finger does not outrun the screen)."""
-    for name in names:
-        frame = page.dash()["frame"]
-        page.tap(name)
-        page.wait(lambda frame=frame: page.dash()["frame"] > frame, what="the frame of " + name)
-
-
 def set_speed_60(page):
     """On the phone at its turn: the speed dial (opened with OK, or already open: the tablet's race screen asks
     for the speed), three steps up, set."""
-    page.wait(lambda: "YOUR TURN" in shows(page) or shows(page).startswith("SET SPEED"), timeout=30,
+    page.wait(lambda: "YOUR TURN" in page.shown() or page.shown().startswith("SET SPEED"), timeout=30,
               what="the phone told it is its turn")
-    if not shows(page).startswith("SET SPEED"):
-        press(page, "OK")
-    press(page, "UP", "UP", "UP", "OK")
+    if not page.shown().startswith("SET SPEED"):
+        page.press("OK")
+    page.press("UP", "UP", "UP", "OK")
 
 
 def test_a_tablet_without_micropython_hosts_six_phones_through_a_whole_race(tmp_path):
@@ -70,7 +36,7 @@ def test_a_tablet_without_micropython_hosts_six_phones_through_a_whole_race(tmp_
     proc = subprocess.Popen([python, "-m", "tests.phones.phone_window", "six_phones", str(out)], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        got = seen(out, proc, lambda g: "addresses" in g)
+        got = seen(out, proc, lambda g: "addresses" in g, 90)
         assert got["unix_port"] is False  # the premise: nothing can run a dashboard on this tablet
         addresses = got["addresses"]
         assert len(set(addresses)) == PHONES
@@ -79,12 +45,11 @@ def test_a_tablet_without_micropython_hosts_six_phones_through_a_whole_race(tmp_
             for seat, page in enumerate(pages):
                 page.wait(lambda page=page: page.dash()["linked"], timeout=90, what="phone %d linked" % seat)
             devs = [phone_id(page) for page in pages]
-            got = seen(out, proc, lambda g: "pairs" in g)
+            got = seen(out, proc, lambda g: "pairs" in g, 90)
             assert got["pairs"] == {str(seat): dev for seat, dev in enumerate(devs)}  # each its own seat, by token
             played = set()
             while True:
-                got = seen(out, proc, lambda g: g.get("over") or g.get("to_play") not in (None, *played),
-                           timeout=120)
+                got = seen(out, proc, lambda g: g.get("over") or g.get("to_play") not in (None, *played), 120)
                 if got.get("over"):
                     break
                 seat = got["to_play"]
@@ -93,7 +58,7 @@ def test_a_tablet_without_micropython_hosts_six_phones_through_a_whole_race(tmp_
             assert sorted(got["on_phone"]) == list(range(PHONES)) and got["game_over"]
             assert got["phones_cars"] == got["cars"]  # every phone's car is the table's
             for seat, page in enumerate(pages):
-                page.wait(lambda page=page: "FINISHED" in shows(page), what="phone %d showing its car finished" % seat)
+                page.wait(lambda page=page: "FINISHED" in page.shown(), what="phone %d showing its car finished" % seat)
                 assert page.text("status") == LINKED and page.dash()["error"] is None
             (tmp_path / (out.name + ".looked")).write_text("")  # the app may quit now
         assert proc.wait(60) == 0

@@ -15,6 +15,7 @@ const HEAP = 256 * 1024; // the first heap, as the unix port's tests give the fi
 const RETRY_MS = 1000; // a link socket is dialled at most this often: a live link that drops (a page Chrome froze
 // comes back with its socket closed) is dialled again at once, a dial that fails (no tablet, Wi-Fi away) this often
 const TAKEN = 4001; // close code: another phone or tab took the seat
+const GONE = 4002; // close code: the tablet serves this seat on no phone now (a Pico or its own screen has it)
 const SILENT_MS = 3500; // the tablet speaks at least every second (docs/protocol.md §7): this long silent, the link
 // is dead even if the socket looks open (Wi-Fi gone, the tablet's end dropped while this phone slept): link again
 
@@ -24,7 +25,7 @@ const devKey = "f1dash:" + token + ":dev"; // this seat's dashboard id on this p
 
 // What the page knows, for its status line and for tests (tests/web read it through WebDriver).
 const dash = (window.dash = {
-  frame: 0, scale: 0, lit: LIT, dark: DARK, booted: false, firstFrameMs: null, linked: false, taken: false,
+  frame: 0, scale: 0, lit: LIT, dark: DARK, booted: false, firstFrameMs: null, linked: false, taken: false, gone: false,
   error: null, awake: "unknown", stored: 0, taps: [], log: "",
 });
 
@@ -47,6 +48,8 @@ function status() {
   else if (dash.taken) text = "Another phone or tab took this seat: this one is stopped.";
   else if (!dash.booted) text = "Starting the dashboard…";
   else if (dash.linked) text = "Linked to the tablet.";
+  else if (dash.gone) text = "This seat is not on a phone now (the tablet gave it a Pico or its own screen): this " +
+    "page links again if the seat comes back to it.";
   else text = "Not linked to the tablet: the dashboard plays on its own and keeps your car on this phone.";
   if (storageError) text += " This browser does not keep the car: " + storageError;
   if (dash.booted && !dash.taken && dash.awake === "no") text += " Keep the screen on yourself: " + dash.awakeWhy;
@@ -121,7 +124,12 @@ function deviceId() {
 function setupCanvas() {
   canvas = document.getElementById("oled");
   const dpr = window.devicePixelRatio || 1;
-  const room = Math.min(window.innerWidth - 36, 640); // CSS px across, the border included
+  // CSS px across for the OLED itself: the page's width less what sits beside it in its row (the light, the gap,
+  // the canvas's border) and the page's padding, measured, so that the row never runs off a narrow phone's screen
+  const main = document.querySelector("main"), box = getComputedStyle(main);
+  const inner = main.clientWidth - parseFloat(box.paddingLeft) - parseFloat(box.paddingRight);
+  const beside = document.getElementById("top").offsetWidth - canvas.clientWidth;
+  const room = Math.min(inner - beside, 640);
   const scale = Math.max(1, Math.floor((room * dpr) / W)); // device pixels per OLED pixel: whole
   canvas.width = W * scale;
   canvas.height = H * scale;
@@ -248,6 +256,7 @@ function connect() {
     lastHeard = performance.now();
     if (!dash.linked) {
       dash.linked = true; // the tablet heard on this socket (it speaks first): an open socket alone may lead nowhere
+      dash.gone = false;
       status();
     }
     for (const c of encoder.encode(e.data)) inbox.push(c);
@@ -257,6 +266,7 @@ function connect() {
     if (ws !== sock) return;
     ws = null;
     dash.linked = false;
+    if (e.code === GONE) dash.gone = true; // said until the tablet is heard again (the refused retries change nothing)
     if (e.code === TAKEN) {
       dash.taken = true;
       stopHere();
@@ -269,7 +279,14 @@ function connect() {
 
 function watchLink() {
   if (ws && ws.readyState === WebSocket.OPEN && performance.now() - lastHeard > SILENT_MS) {
-    ws.close(); // as pulling the cable: its onclose links again
+    // As pulling the cable, at once: on a network that swallows everything (out of range) the socket's close never
+    // completes and its onclose may come a minute later, the status line saying "linked" all that while
+    const dead = ws;
+    ws = null;
+    dash.linked = false;
+    dead.close();
+    status();
+    if (!retry) retry = setTimeout(connect, RETRY_MS);
   }
 }
 

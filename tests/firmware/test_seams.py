@@ -185,3 +185,35 @@ def test_each_constant_copied_across_modules_is_bound_to_its_source():
         again = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value in width
                  and type(n.value) is int and id(n) not in defined]
         assert again == [], "%s: lines %s" % (name, again)
+
+
+# App's state by concern (firmware/app.py): App holds named parts, each a concern; a part holds a few values of its
+# own. A new value goes into the part it concerns (or a new, named part), never into App as one more loose attribute.
+APP_PARTS = {
+    "board", "car", "keeper", "buttons",  # the hardware, the car, its saving (firmware/keeper.py), the key scan
+    "screen", "sound", "pauses", "tablet",  # app.py's Screen, Sound, Pauses, Tablet
+    "f1", "_f5", "ui", "_solo",  # the games: Formula 1's, Formula 5's once dealt, the one playing (App.play); solo.py
+}
+PART_MAX = 5  # values a part of app.py holds: few enough to read at once
+
+
+def _state_by_class(tree):
+    """{class: the attributes its methods assign on self}, for each class of the module."""
+    state = {}
+    for cls in tree.body:
+        if isinstance(cls, ast.ClassDef):
+            state[cls.name] = {a[5:] for a, _fn in _assigned_attributes(cls) if re.match(r"self\.\w+$", a)}
+    return state
+
+
+def test_the_app_is_a_short_composition_of_named_concerns():
+    state = _state_by_class(_tree("app.py"))
+    assert state.pop("App") == APP_PARTS
+    assert set(state) == {"Screen", "Sound", "Pauses", "Tablet"}
+    for part, values in state.items():
+        assert len(values) <= PART_MAX, (part, sorted(values))
+    # no one else writes into the app or its parts: a game or a board calls the app's methods
+    for name in sorted(os.listdir(FIRMWARE)):
+        if name.endswith(".py") and name != "app.py":
+            written = [a for a, _fn in _assigned_attributes(_tree(name)) if re.match(r"(self\.)?(app|host)\.", a)]
+            assert written == [], (name, written)

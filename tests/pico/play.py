@@ -13,7 +13,6 @@ says wall.
 
 import os
 import re
-import subprocess
 import tempfile
 import time
 
@@ -130,9 +129,8 @@ def busy_pct(pico, seconds):
 
 
 def mpremote(pico, *args):
-    """mpremote on the board's port (it stops the running dashboard with Ctrl-C first)."""
-    done = subprocess.run([picosim._tool("mpremote"), "connect", pico.tty] + list(args), capture_output=True,
-                          text=True, timeout=120)
+    """mpremote on the board's port (it stops the running dashboard with Ctrl-C first); raises if it fails."""
+    done = pico.mpremote(*args)
     if done.returncode != 0:
         raise RuntimeError("mpremote %s: %s%s" % (" ".join(args), done.stdout, done.stderr))
     return done.stdout

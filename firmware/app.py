@@ -3,7 +3,7 @@
 # redrawn (what changed only), state frame written to the tablet; then the save task puts the change on flash
 # (firmware/keeper.py), in steps, each in a moment a press is unlikely (see _SHADOW_MS), between which the presses
 # latched meanwhile are handled (firmware/buttons.py). A tablet command is journaled (one line appended,
-# firmware/journal.py) before its ack; the full save folds it in later.
+# firmware/ondemand/journal.py) before its ack; the full save folds it in later.
 # Idle, every task waits for its event (a pin interrupt, the tablet's bytes, a save or collection due) and only
 # the clock task wakes, ten times a second, for the time-outs: the core sleeps the rest of the time.
 import asyncio
@@ -112,7 +112,7 @@ class Pauses:
 
 
 class Tablet:
-    """The tablet link (firmware/link.py, some 9 KB of heap), loaded when the tablet first speaks: a dashboard
+    """The tablet link (firmware/ondemand/link.py, some 9 KB of heap), loaded when the tablet first speaks: a dashboard
     played standalone never pays for it. Until then, `kept`: the saved command ids and events it will start from."""
 
     def __init__(self, kept):
@@ -134,7 +134,7 @@ class Tablet:
         if not sys.stdin.buffer.read(1):  # type: ignore[attr-defined]
             return 0
         gc.collect()  # its code is placed in a clean heap, not among a press's garbage
-        from firmware.link import DashboardLink
+        from firmware.ondemand.link import DashboardLink
 
         keeper.open_journal()
         done, events = self.kept
@@ -165,9 +165,9 @@ class App:
         self.screen = Screen(board)
         self.sound = Sound(board)
         self.pauses = Pauses()
-        self._solo = None  # standalone play's code (firmware/solo.py), loaded on first use
+        self._solo = None  # standalone play's code (firmware/ondemand/solo.py), loaded on first use
         self.f1 = Ui(self, self.car)  # Formula 1's screens and buttons (firmware/ui.py)
-        self._f5 = None  # Formula 5's (firmware/f5_ui.py), loaded only when the tablet deals a hand
+        self._f5 = None  # Formula 5's (firmware/ondemand/f5_ui.py), loaded only when the tablet deals a hand
         self.ui = self.f1  # the game on the dashboard: changed only by play()
         done, events, error = self.keeper.restore(self.car)
         self.tablet = Tablet((done, events))
@@ -239,10 +239,10 @@ class App:
         self.tablet.post(name, args)
 
     def solo(self):
-        """Standalone play's own dice and piles (firmware/solo.py), loaded on first use."""
+        """Standalone play's own dice and piles (firmware/ondemand/solo.py), loaded on first use."""
         if self._solo is None:
             gc.collect()  # once: its code is placed in a clean heap, not among a press's garbage
-            from firmware import solo
+            from firmware.ondemand import solo
 
             self._solo = solo
         return self._solo
@@ -252,10 +252,10 @@ class App:
 
     # ---- the tablet ------------------------------------------------------------------------------------
     def _apply(self, name, args):
-        if name == "f5":  # Formula 5: the tablet's view of this player's seat (see firmware/f5_ui.py)
+        if name == "f5":  # Formula 5: the tablet's view of this player's seat (see firmware/ondemand/f5_ui.py)
             if self._f5 is None:  # imported on first use: a Formula 1 dashboard never pays RAM for it
                 gc.collect()  # loading it needs room in one piece: compile (from .py) or load (.mpy) into a clean heap
-                from firmware.f5_ui import F5Ui
+                from firmware.ondemand.f5_ui import F5Ui
 
                 self._f5 = F5Ui(self)
             self._f5.command(args, time.ticks_ms())  # once the view is accepted, Formula 5 plays (play)
@@ -396,7 +396,7 @@ def _task_failed(loop, context):
 async def start(board):
     asyncio.get_event_loop().set_exception_handler(_task_failed)
     if board.buttons() & (1 << b.BACK):  # BACK held at power-on: the self-test, then the app
-        from firmware import selftest
+        from firmware.ondemand import selftest
 
         await selftest.run_then(board, App)
     else:

@@ -16,7 +16,8 @@ import re
 import tempfile
 import time
 
-from firmware import journal, restore, store
+from firmware import restore
+from firmware.ondemand import journal, store
 from shared_rules.f1 import car as f1car
 from tests.firmware import dash
 from tests.pico import picosim

@@ -24,7 +24,7 @@ from tests.link.harness import FakeUsb, Notes, direct_dashboard, raw_pty, soak, 
 
 SAMPLES = 300
 
-# The baseline: the same poll-then-read-one-byte loop as firmware/link.py, echoing each line unchanged.
+# The baseline: the same poll-then-read-one-byte loop as firmware/ondemand/link.py, echoing each line unchanged.
 ECHO = """
 import select, sys
 p = select.poll()

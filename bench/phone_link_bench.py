@@ -1,7 +1,7 @@
 """A phone's game link over its WebSocket against a Pico's over serial, in the same run, on loopback:
 
 phone.command_to_ack_vs_serial      p99 of a tablet command until its ack reaches the app's queue over a seat's
-                                    link socket (the real firmware's link loop, firmware/link_main.py on the
+                                    link socket (the real firmware's link loop, firmware/host/link_main.py on the
                                     unix port, behind aiohttp's WebSocket client as a page would be, in a process
                                     of its own; the phones server; the Transport over its WebSocket ports), over
                                     the same p99 over a pty

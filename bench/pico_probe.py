@@ -57,7 +57,7 @@ async def _heap():
 def _install():
     import asyncio
 
-    from firmware import store
+    from firmware.ondemand import store
 
     store.steps = _timed_steps(store.steps)
     run = asyncio.run

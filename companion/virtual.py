@@ -1,7 +1,7 @@
 """Virtual dashboards on the tablet's screen (a player without a Pico who chose it; a phone runs the firmware itself):
 the real firmware on the `micropython` unix port.
 
-Each one is the dashboard firmware (firmware/main.py with the host board, firmware/board_host.py) started
+Each one is the dashboard firmware (firmware/main.py with the host board, firmware/host/board_host.py) started
 as a child process. Its game link is one end of a pseudo-terminal; the other end's path is listed by
 VirtualPorts as if it were a Pico on USB, so the ordinary transport (pyserial) finds it exactly as it finds
 a real dashboard. Its buttons and OLED travel on the host board's own channel (a unix socket): this module

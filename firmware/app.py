@@ -3,7 +3,7 @@
 # redrawn (what changed only), state frame written to the tablet; then the save task puts the change on flash
 # (firmware/keeper.py), in steps, each in a moment a press is unlikely (see _SHADOW_MS), between which the presses
 # latched meanwhile are handled (firmware/buttons.py). A tablet command is journaled (one line appended,
-# firmware/journal.py) before its ack; the full save folds it in later.
+# firmware/ondemand/journal.py) before its ack; the full save folds it in later.
 # Idle, every task waits for its event (a pin interrupt, the tablet's bytes, a save or collection due) and only
 # the clock task wakes, ten times a second, for the time-outs: the core sleeps the rest of the time.
 import asyncio
@@ -37,29 +37,140 @@ _GC_MIN_SPARE = const(4096)  # the allocations that force a collection anyway (g
 # at the start, at least this
 
 
-class App:
+class Screen:
+    """What the player sees: the OLED (firmware/display.py sends only what changed) and the turn LED. Redrawn when
+    `touched` (a press, the tablet or the time changed something); `linked` is the tablet indicator last drawn."""
+
     def __init__(self, board):
         self.board = board
         self.display = Display(board)
-        self.car = f1car.Car(_DEFAULT_LAPS)
-        self._solo = None
-        self.f1 = Ui(self, self.car)  # Formula 1's screens and buttons (firmware/ui.py)
-        self._f5 = None  # Formula 5's (firmware/f5_ui.py), loaded only when the tablet deals a hand
-        self.ui = self.f1  # the game on the dashboard: changed only by play()
-        self.keeper = Keeper(board.state_path)  # the saving concern: the save, its journal, when each is written
-        self.touched = 0  # the screen may have changed: redraw
+        self.touched = 0
+        self.linked = -1
+        self.led_on = -1
+
+    def draw(self, ui, linked):
+        self.touched = 0
+        self.linked = linked
+        ui.draw(self.display.fb, linked)
+        self.display.flush()
+        led = ui.led()
+        if led != self.led_on:
+            self.led_on = led
+            self.board.led(led)
+
+
+class Sound:
+    """The piezo: a tone for some ms, ended by the button scan (a task per beep would be garbage per beep)."""
+
+    def __init__(self, board):
+        self.board = board
+        self.on = 0
+        self.until = 0
+
+    def beep(self, hz, ms):
+        self.board.tone(hz)
+        self.until = time.ticks_add(time.ticks_ms(), ms)
+        self.on = 1
+
+    def end_due(self, now):
+        if time.ticks_diff(now, self.until) >= 0:
+            self.on = 0
+            self.board.tone(0)
+
+
+class Pauses:
+    """Where the work that stalls the core goes: a save's steps and garbage collection, each asked for (save_due,
+    gc_due) and run in a window where no press is likely (see _SHADOW_MS), after the last press (pressed_at)."""
+
+    def __init__(self):
+        self.pressed_at = time.ticks_add(time.ticks_ms(), -_QUIET_MS)  # the last press (or repeat)
         self.save_due = asyncio.Event()
         self.gc_due = asyncio.Event()
-        self.pressed_at = time.ticks_add(time.ticks_ms(), -_QUIET_MS)  # the last press (or repeat): see _SHADOW_MS
-        self.was_linked = -1
-        self.led_on = -1
-        self.beeping = 0
-        self.quiet_at = 0
-        done, events, error = self.keeper.restore(self.car)
-        # The tablet link (firmware/link.py, some 9 KB of heap) is loaded when the tablet first speaks: a dashboard
-        # played standalone never pays for it. Until then it is the saved ids and events it will start from.
+
+    async def window(self):
+        """Until work that stalls the core may start: in a press's shadow or in a quiet spell (see _SHADOW_MS). The
+        presses latched meanwhile are handled first, whatever the window."""
+        await asyncio.sleep_ms(0)
+        while True:
+            since = time.ticks_diff(time.ticks_ms(), self.pressed_at)
+            if since < _SHADOW_MS or since >= _QUIET_MS:
+                return
+            await asyncio.sleep_ms(_WINDOW_POLL_MS)
+
+    async def collect_task(self, keeper):
+        """Garbage collected after a frame (a few ms; before the save it asks for, both in the press's shadow), in a
+        window and never during a save, so that a press never waits for one. Idle, nothing is collected: nothing
+        was made."""
+        while True:
+            await self.gc_due.wait()
+            self.gc_due.clear()
+            await self.window()
+            while keeper.saving:
+                await asyncio.sleep_ms(_WINDOW_POLL_MS)
+                await self.window()
+            gc.collect()
+
+
+class Tablet:
+    """The tablet link (firmware/ondemand/link.py, some 9 KB of heap), loaded when the tablet first speaks: a dashboard
+    played standalone never pays for it. Until then, `kept`: the saved command ids and events it will start from."""
+
+    def __init__(self, kept):
         self.link = None
-        self.kept = (done, events)
+        self.kept = kept
+
+    def linked(self):
+        return self.link.tablet_present() if self.link is not None else 0
+
+    def kept_now(self):
+        """(done ids, unacknowledged events): what a save keeps of the link."""
+        link = self.link
+        return (link.done_ids(), link.pending_events()) if link is not None else self.kept
+
+    def listen(self, report, apply, keeper):
+        """Before the link is loaded, the tablet has spoken: its first byte is dropped (the tablet repeats a lost
+        frame: its "hi" until it hears the hello, a command until it is answered) and the link is loaded, which says
+        hello with `report()`. Returns 0 at the end of input (the unix port's stdin closed): no tablet can ever come."""
+        if not sys.stdin.buffer.read(1):  # type: ignore[attr-defined]
+            return 0
+        gc.collect()  # its code is placed in a clean heap, not among a press's garbage
+        from firmware.ondemand.link import DashboardLink
+
+        keeper.open_journal()
+        done, events = self.kept
+        self.kept = ([], [])  # the link keeps them from here on
+        self.link = DashboardLink(report, apply, on_journal=keeper.journaled, done=done)
+        if events:
+            self.link.restore_events(events)
+        return 1
+
+    def post(self, name, args):
+        link = self.link
+        if link is not None and link.tablet_present():
+            try:
+                link.post_event(name, args)
+            except ValueError:
+                pass  # outbox full: the state frames still carry the change
+
+
+class App:
+    """The dashboard: one car (car, kept by keeper), the games on it (f1, Formula 5's _f5 once dealt, ui the one
+    playing), and a concern each: board, buttons, screen, sound, pauses (when flash work and collections run),
+    tablet (the link)."""
+
+    def __init__(self, board):
+        self.board = board
+        self.car = f1car.Car(_DEFAULT_LAPS)
+        self.keeper = Keeper(board.state_path)  # the saving concern: the save, its journal, when each is written
+        self.screen = Screen(board)
+        self.sound = Sound(board)
+        self.pauses = Pauses()
+        self._solo = None  # standalone play's code (firmware/ondemand/solo.py), loaded on first use
+        self.f1 = Ui(self, self.car)  # Formula 1's screens and buttons (firmware/ui.py)
+        self._f5 = None  # Formula 5's (firmware/ondemand/f5_ui.py), loaded only when the tablet deals a hand
+        self.ui = self.f1  # the game on the dashboard: changed only by play()
+        done, events, error = self.keeper.restore(self.car)
+        self.tablet = Tablet((done, events))
         board.latch.clear()  # edges from before (the self-test's): not for the app
         self.buttons = Buttons(
             len(b.BUTTONS), self._on_button, debounce_ms=board.debounce_ms, repeat_mask=(1 << b.UP) | (1 << b.DOWN),
@@ -80,28 +191,15 @@ class App:
         are steps of their own. Each step waits for a window where no press is likely (see _SHADOW_MS), and the
         presses latched during a step are handled before the next: a press changes the car only between steps, and
         is saved by the save that follows."""
-        await self.flash_window()
+        window = self.pauses.window
+        await window()
         # The state taken now, with no wait between this and dirty cleared (the first step): a command acked while
         # the save waited for its window is in it
-        link = self.link
         keeper = self.keeper
-        if link is not None:
-            steps = keeper.steps(self.car, link.done_ids(), link.pending_events())
-        else:
-            steps = keeper.steps(self.car, self.kept[0], self.kept[1])
-        for _ in steps:
-            await self.flash_window()
+        done, events = self.tablet.kept_now()
+        for _ in keeper.steps(self.car, done, events):
+            await window()
         self.board.emit(b"W %d\n" % keeper.saves)  # its garbage waits for the next frame's collection
-
-    async def flash_window(self):
-        """Until work that stalls the core may start: in a press's shadow or in a quiet spell (see _SHADOW_MS). The
-        presses latched meanwhile are handled first, whatever the window."""
-        await asyncio.sleep_ms(0)
-        while True:
-            since = time.ticks_diff(time.ticks_ms(), self.pressed_at)
-            if since < _SHADOW_MS or since >= _QUIET_MS:
-                return
-            await asyncio.sleep_ms(_WINDOW_POLL_MS)
 
     async def saved(self):
         """Until what the last press or command changed is on flash (the host board's viewer waits for this)."""
@@ -116,7 +214,7 @@ class App:
         if self.ui is not ui:
             self.ui = ui
             ui.start()
-            self.touched = 1
+            self.screen.touched = 1
 
     def report(self):
         """The state the link reports: the game on the dashboard's (the car, or this seat of Formula 5)."""
@@ -129,60 +227,35 @@ class App:
         a lap, a turn's end), a handful per turn and never per UP/DOWN step, so each is saved at once: a power
         cut loses at most the press being handled."""
         self.keeper.dirty = 1
-        if self.link is not None:
-            self.link.state_changed()
+        link = self.tablet.link
+        if link is not None:
+            link.state_changed()
 
     def linked(self):
         """1 while the tablet is there (it spoke in the last few seconds): what the screens ask."""
-        return self.link.tablet_present() if self.link is not None else 0
-
-    def listen(self):
-        """Before the link is loaded, the tablet has spoken: its first byte is dropped (the tablet repeats a lost
-        frame: its "hi" until it hears the hello, a command until it is answered) and the link is loaded, which says
-        hello with the state. Returns 0 at the end of input (the unix port's stdin closed): no tablet can ever come."""
-        if not sys.stdin.buffer.read(1):  # type: ignore[attr-defined]
-            return 0
-        gc.collect()  # its code is placed in a clean heap, not among a press's garbage
-        from firmware.link import DashboardLink
-
-        self.keeper.open_journal()
-        done, events = self.kept
-        self.kept = ([], [])  # the link keeps them from here on
-        self.link = DashboardLink(self.report, self._apply, on_journal=self.keeper.journaled, done=done)
-        if events:
-            self.link.restore_events(events)
-        self.touched = 1  # the tablet indicator
-        return 1
+        return self.tablet.linked()
 
     def post(self, name, args):
-        link = self.link
-        if link is not None and link.tablet_present():
-            try:
-                link.post_event(name, args)
-            except ValueError:
-                pass  # outbox full: the state frames still carry the change
+        self.tablet.post(name, args)
 
     def solo(self):
-        """Standalone play's own dice and piles (firmware/solo.py), loaded on first use."""
+        """Standalone play's own dice and piles (firmware/ondemand/solo.py), loaded on first use."""
         if self._solo is None:
             gc.collect()  # once: its code is placed in a clean heap, not among a press's garbage
-            from firmware import solo
+            from firmware.ondemand import solo
 
             self._solo = solo
         return self._solo
 
     def beep(self, hz, ms):
-        """A tone for `ms`: the button scan ends it (a task per beep would be garbage per beep)."""
-        self.board.tone(hz)
-        self.quiet_at = time.ticks_add(time.ticks_ms(), ms)
-        self.beeping = 1
+        self.sound.beep(hz, ms)
 
     # ---- the tablet ------------------------------------------------------------------------------------
     def _apply(self, name, args):
-        if name == "f5":  # Formula 5: the tablet's view of this player's seat (see firmware/f5_ui.py)
+        if name == "f5":  # Formula 5: the tablet's view of this player's seat (see firmware/ondemand/f5_ui.py)
             if self._f5 is None:  # imported on first use: a Formula 1 dashboard never pays RAM for it
                 gc.collect()  # loading it needs room in one piece: compile (from .py) or load (.mpy) into a clean heap
-                from firmware.f5_ui import F5Ui
+                from firmware.ondemand.f5_ui import F5Ui
 
                 self._f5 = F5Ui(self)
             self._f5.command(args, time.ticks_ms())  # once the view is accepted, Formula 5 plays (play)
@@ -193,65 +266,58 @@ class App:
             same = name == "sync" and before == self.car.snapshot()
             self.play(self.f1)  # a Formula 1 command: the tablet plays Formula 1 (again)
             self.f1.on_command(name, args, time.ticks_ms(), same)
-        self.touched = 1
+        self.screen.touched = 1
 
     # ---- buttons and screen ----------------------------------------------------------------------------
     def _on_button(self, key, event):
-        if event == LONG and self.link is None:
+        if event == LONG and self.tablet.link is None:
             self.solo()  # a standalone race may start: its code loaded (20-30 ms) while the player holds the key
         now = time.ticks_ms()
         if event != RELEASE:
-            self.pressed_at = now  # its shadow: where the flash work goes (see _SHADOW_MS)
+            self.pauses.pressed_at = now  # its shadow: where the flash work goes (see _SHADOW_MS)
         if self.ui.on_button(key, event, now):
-            self.touched = 1
+            self.screen.touched = 1
 
     def scan_buttons(self):
         """The edges latched since the last scan and the buttons held, then what they changed, shown (settle)."""
         board = self.board
         self.buttons.update(board.buttons(), time.ticks_ms(), board.latch)
-        if self.beeping and time.ticks_diff(time.ticks_ms(), self.quiet_at) >= 0:
-            self.beeping = 0
-            board.tone(0)
+        if self.sound.on:
+            self.sound.end_due(time.ticks_ms())
         self.settle()
 
     def settle(self):
         """What a press or the tablet's commands changed: the player sees the result first, then the save task is
-        told to put it on flash. Garbage waits for a pause (gc_task): a collection takes a few ms, and the free
-        memory is never asked here (gc.mem_free() scans the heap: 7 ms on a Pico)."""
-        if self.touched:
+        told to put it on flash. Garbage waits for a pause (Pauses.collect_task): a collection takes a few ms, and
+        the free memory is never asked here (gc.mem_free() scans the heap: 7 ms on a Pico)."""
+        if self.screen.touched:
             self.refresh()
         if self.keeper.due():
-            self.save_due.set()
+            self.pauses.save_due.set()
 
     def refresh(self):
-        self.touched = 0
-        self.gc_due.set()
-        linked = self.linked()
-        self.was_linked = linked
+        self.pauses.gc_due.set()
         ui = self.ui
-        ui.draw(self.display.fb, linked)
-        self.display.flush()
-        if ui.led() != self.led_on:
-            self.led_on = ui.led()
-            self.board.led(self.led_on)
-        if self.board.viewer:  # the host's viewer channel: the state line, written in pieces (no copy of the whole)
+        self.screen.draw(ui, self.linked())
+        board = self.board
+        if board.viewer:  # the host's viewer channel: the state line, written in pieces (no copy of the whole)
             car = json.dumps(self.car.snapshot())  # both pieces made first: out of memory leaves no half line
             tail = b', "mode": %d, "hand": %d, "saves": %d, "free": %d}\n' % (ui.mode, ui.hand_shown(),
                                                                               self.keeper.saves, gc.mem_free())
-            emit = self.board.emit
+            emit = board.emit
             emit(b'S {"car": ')
             emit(car)
             emit(tail)
 
     def resend(self):
-        self.display.invalidate()
+        self.screen.display.invalidate()
         self.refresh()
 
     # ---- tasks: the buttons, the tablet link, time, saves and garbage; each settles what it changed ----------
     async def run(self):
         # main.py collected every few KB while the modules loaded; from here on collections wait for the pauses
-        # between presses (gc_task): one in the middle of a press doubled its time. The threshold is a safety net
-        # for a long burst of presses with no pause.
+        # between presses (Pauses.collect_task): one in the middle of a press doubled its time. The threshold is a
+        # safety net for a long burst of presses with no pause.
         gc.threshold(-1)
         self.refresh()  # the saved state on screen first: the power-on's wait ends here
         gc.collect()
@@ -260,11 +326,13 @@ class App:
         asyncio.create_task(self.link_task())
         asyncio.create_task(self.tick_task())
         asyncio.create_task(self.save_task())
-        asyncio.create_task(self.gc_task())
+        asyncio.create_task(self.pauses.collect_task(self.keeper))
         board = self.board
+        buttons = self.buttons
+        sound = self.sound
         while True:
             self.scan_buttons()
-            if self.buttons.state or self.beeping or board.buttons():
+            if buttons.state or sound.on or board.buttons():
                 await asyncio.sleep_ms(board.poll_ms)  # held: long press, auto-repeat, the beep's end
             else:
                 await board.flag.wait()  # asleep until an edge is latched
@@ -272,17 +340,20 @@ class App:
     async def link_task(self):
         from firmware.mpy_internals import readable  # here, not at the top: after the first frame (a quicker boot)
 
+        keeper = self.keeper
+        tablet = self.tablet
         while True:
             await readable(sys.stdin)  # type: ignore  # asleep until the tablet sends something
-            while self.keeper.saving or self.keeper.replayed:
+            while keeper.saving or keeper.replayed:
                 # A command journaled now would go into the journal the save is about to replace: it waits (the
                 # bytes stay in the USB buffer; a save takes 30 ms, 140 ms with an erase). So does the link's
                 # start while the journal holds commands replayed at power-on, until a save has folded them in.
                 await asyncio.sleep_ms(_POLL_MS)
-            link = self.link
+            link = tablet.link
             if link is None:
-                if not self.listen():
+                if not tablet.listen(self.report, self._apply, keeper):
                     return  # the unix port's stdin closed: no tablet can ever come
+                self.screen.touched = 1  # the tablet indicator
             else:
                 waiting = len(link.outbox)
                 link.poll(0)
@@ -291,40 +362,29 @@ class App:
                 if len(link.outbox) < waiting:
                     # An event acknowledged: save without it. A save that still lists it would send it again after
                     # a restart, and a tablet restarted meanwhile (had it lost the ids it took) would apply it twice.
-                    self.keeper.dirty = 1
+                    keeper.dirty = 1
             self.settle()  # the commands just taken shown (and their save asked for) before the next input is read
 
     async def tick_task(self):
         """Time-outs on the screen, the tablet indicator, the link's heartbeat and resends, the journal's fold."""
+        screen = self.screen
         while True:
             await asyncio.sleep_ms(_TICK_MS)
             now = time.ticks_ms()
-            link = self.link
+            link = self.tablet.link
             if link is not None:
                 link.tick(now)
-            if self.ui.tick(now) or self.linked() != self.was_linked:
-                self.touched = 1
+            if self.ui.tick(now) or self.linked() != screen.linked:
+                screen.touched = 1
             self.settle()
 
     async def save_task(self):
+        due = self.pauses.save_due
         while True:
-            await self.save_due.wait()
-            self.save_due.clear()
+            await due.wait()
+            due.clear()
             while self.keeper.due():  # a press taken during a save made it dirty again
                 await self.save()
-
-    async def gc_task(self):
-        """Garbage collected after a frame (a few ms; before the save it asks for, both in the press's shadow), in a
-        window where no press is likely (see _SHADOW_MS) and never during a save, so that a press never waits for
-        one. Idle, nothing is collected: nothing was made."""
-        while True:
-            await self.gc_due.wait()
-            self.gc_due.clear()
-            await self.flash_window()
-            while self.keeper.saving:
-                await asyncio.sleep_ms(_WINDOW_POLL_MS)
-                await self.flash_window()
-            gc.collect()
 
 
 def _task_failed(loop, context):
@@ -336,7 +396,7 @@ def _task_failed(loop, context):
 async def start(board):
     asyncio.get_event_loop().set_exception_handler(_task_failed)
     if board.buttons() & (1 << b.BACK):  # BACK held at power-on: the self-test, then the app
-        from firmware import selftest
+        from firmware.ondemand import selftest
 
         await selftest.run_then(board, App)
     else:

@@ -55,5 +55,5 @@ def make_board():
     elif sys.platform == "webassembly":  # a phone's browser (MicroPython's WebAssembly port)
         import firmware.board_web as impl
     else:
-        import firmware.board_host as impl
+        import firmware.host.board_host as impl
     return impl.Board()

@@ -1,8 +1,8 @@
 # What a dashboard keeps on flash, and when: the one save path of both runners (firmware/app.py on a Pico or the
-# unix port, firmware/link_main.py for the link's tests and bench). At power-on the last full save is read and the
-# tablet commands journaled since are replayed (firmware/restore.py); a tablet command is journaled, one line,
-# before its ack (firmware/journal.py); the full atomic save (firmware/store.py: checksum, temp file, rename) folds
-# the journal in: on a turn's end, after FOLD_LINES commands, or _FOLD_MS after the first of them.
+# unix port, firmware/host/link_main.py for the link's tests and bench). At power-on the last full save is read and
+# the tablet commands journaled since are replayed (firmware/restore.py); a tablet command is journaled, one line,
+# before its ack (firmware/ondemand/journal.py); the full atomic save (firmware/ondemand/store.py: checksum, temp
+# file, rename) folds the journal in: on a turn's end, after FOLD_LINES commands, or _FOLD_MS after the first of them.
 # The caller decides when a save runs and what runs between its steps (the app handles the buttons there).
 import gc
 import sys
@@ -29,7 +29,7 @@ class Keeper:
         self.path = path
         self.fold_lines = fold_lines
         self.gen = 0  # the generation of the last full save (the journal names the one it follows)
-        self.journal = None  # firmware/journal.py's Journal: opened with the link (a standalone dashboard has none)
+        self.journal = None  # ondemand/journal.py's Journal: opened with the link (a standalone dashboard has none)
         self.dirty = 0
         self.saving = 0
         self.saves = 0
@@ -62,7 +62,7 @@ class Keeper:
         torn line: never append after one). Until now saves left it alone: one naming an older save is ignored.
         Not while it holds commands replayed at power-on (self.replayed): the save that folds them in comes first."""
         assert not self.replayed, "save first: the journal holds the commands replayed at power-on"
-        from firmware.journal import Journal
+        from firmware.ondemand.journal import Journal
 
         self.journal = Journal(self.path + ".journal")
         self.journal.restart(self.gen)
@@ -94,10 +94,10 @@ class Keeper:
         self.dirty = 0
         self.fold_now = 0
         self.saving = 1
-        if "firmware.store" not in sys.modules:
+        if "firmware.ondemand.store" not in sys.modules:
             gc.collect()  # its code is placed in a clean heap, not among the boot's garbage (where, after a power
             # cut with commands journaled, it left the link no room to load in the unix port's 128 KB guard)
-        from firmware import store  # loaded by the first save, after the first frame (the boot is quicker)
+        from firmware.ondemand import store  # loaded by the first save, after the first frame (the boot is quicker)
 
         try:
             yield from store.steps(self.path, data)

@@ -1,6 +1,6 @@
-# Boot entry (copied to the board's root as main.py). Kept tiny: run the app; on an unexpected error
-# print it (the link skips non-frame lines) and start the app again. Ctrl-C (KeyboardInterrupt) is never
-# caught, so mpremote can always take the board over.
+# Boot entry (the board's /main.py is one line, `import firmware.main`: tools/flash.py, a frozen build the same).
+# Kept tiny: run the app; on an unexpected error print it (the link skips non-frame lines) and start the app again.
+# Ctrl-C (KeyboardInterrupt) is never caught, so mpremote can always take the board over.
 import gc
 import sys
 

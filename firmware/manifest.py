@@ -20,8 +20,8 @@ package("shared_rules", base_path="..")
 
 # Never frozen, never copied by `make flash` (tools/flash.py copies what this file freezes): the unix port's
 # stand-in board (sockets; board.make_board() imports it only off the Pico), and the link run on its own, which
-# the tests and the bench start on the unix port (`micropython firmware/link_main.py`).
-HOST_ONLY = ("board_host.py", "link_main.py")
+# the tests and the bench start on the unix port (`micropython firmware/host/link_main.py`).
+HOST_ONLY = ("host/__init__.py", "host/board_host.py", "host/link_main.py")
 
 # Never frozen either: the phone's board and what the browser's MicroPython lacks (firmware/webport.py). The seat
 # page loads every module this file freezes, and these two (companion/phones/assets.py).
@@ -40,20 +40,22 @@ package(
         "board_pico.py",
         "buttons.py",
         "display.py",
-        "f5_screens.py",
-        "f5_ui.py",
-        "journal.py",
         "keeper.py",
-        "link.py",
         "main.py",
         "mpy_internals.py",
         "pins.py",
         "restore.py",
         "screens.py",
-        "selftest.py",
-        "solo.py",
-        "store.py",
         "ui.py",
+        # loaded on demand: Formula 5, the tablet link and its journal, standalone play, the save, the self-test
+        "ondemand/__init__.py",
+        "ondemand/f5_screens.py",
+        "ondemand/f5_ui.py",
+        "ondemand/journal.py",
+        "ondemand/link.py",
+        "ondemand/selftest.py",
+        "ondemand/solo.py",
+        "ondemand/store.py",
     ),
     base_path="..",
 )

@@ -1,5 +1,5 @@
-# Power-on: back where the dashboard was. The last full save is read and checked (firmware/store.py wrote it),
-# then the tablet commands acknowledged since it, journaled one per line (firmware/journal.py), are re-applied,
+# Power-on: back where the dashboard was. The last full save is read and checked (firmware/ondemand/store.py wrote it),
+# then the tablet commands acknowledged since it, journaled one per line (firmware/ondemand/journal.py), are re-applied,
 # once each. The app imports this for its boot and forgets it after (firmware/app.py): none of it runs again
 # before the next power-on, and its code would otherwise take heap for the whole race.
 # Portable: the same module on MicroPython (the dashboard) and CPython (tests, the tablet's tools).

@@ -7,7 +7,7 @@ from micropython import const
 from shared_rules.f1 import car as f1car
 from shared_rules.f1 import charts
 
-COLS = const(16)  # text columns: the panel's 128 pixels in 8-pixel characters (firmware/f5_screens.py too)
+COLS = const(16)  # text columns: the panel's 128 pixels in 8-pixel characters (firmware/ondemand/f5_screens.py too)
 RIGHT = const(-1)  # line()'s column for text ending at the right edge
 _BIG = const(3)  # scale of the big digits: 24x24 pixels each
 _BIG_Y = const(10)

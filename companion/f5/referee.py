@@ -2,7 +2,7 @@
 
 The table is shared_rules.f5's Game. The tablet holds every hand (it deals them) but never shows one: the
 screens get `table()`, the engine's public view. Each player's hand goes only to that player's dashboard, in
-one idempotent `f5` command (the seat's whole view; see firmware/f5_ui.py), sent again whenever that view
+one idempotent `f5` command (the seat's whole view; see firmware/ondemand/f5_ui.py), sent again whenever that view
 changes. A player answers with an `f5race` or `f5pit` event carrying the view's turn token `k` (the number of
 game events so far), so an event from an earlier turn, repeated or late, is never played again.
 

@@ -20,7 +20,7 @@ from tests.link.harness import FAST, FakeUsb, raw_pty
 SEED = 2026
 PLAYERS = [0, 1, 2]  # cars 0 and 1 on dashboards, 2 a bot; 3 and 4 have no player
 BOTS = [2]
-F5_MODES = modes("f5_ui.py")  # what the viewer reports as "mode"
+F5_MODES = modes("ondemand/f5_ui.py")  # what the viewer reports as "mode"
 MESSAGE, MAIN, HAND = F5_MODES["MESSAGE"], F5_MODES["MAIN"], F5_MODES["HAND"]
 HEAP = "160K"
 

@@ -1,6 +1,6 @@
 """A virtual dashboard for tests (and for the tablet, for players without hardware).
 
-The real firmware runs on the `micropython` unix port with the host board (firmware/board_host.py); this
+The real firmware runs on the `micropython` unix port with the host board (firmware/host/board_host.py); this
 class starts it, connects to its viewer channel (a unix socket) and offers: tap/press/release buttons, wait
 for the screen and the state, read the OLED back as text (the firmware's own 8x8 font, read from
 MicroPython once), kill it like a power cut and start it again on the same saved state.

@@ -1,11 +1,11 @@
-# The command journal (firmware/journal.py) and the boot that replays it, on both runtimes: tests/firmware/
+# The command journal (firmware/ondemand/journal.py) and the boot that replays it, on both runtimes: tests/firmware/
 # test_journal.py runs these functions on CPython and again on MicroPython (tests/portable/runner.py).
 # Power cuts are played out at the file level, at every instant that matters: every byte of an append, every
 # step of a compaction (the full save, then the fresh journal).
 import os
 
-from firmware import store
-from firmware.journal import Journal, line
+from firmware.ondemand import store
+from firmware.ondemand.journal import Journal, line
 from firmware.restore import load, read_journal, replay
 
 DIR = os.getenv("F1_TEST_DIR") or "/tmp"  # type: ignore[attr-defined]

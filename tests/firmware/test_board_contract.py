@@ -11,10 +11,10 @@ import pytest
 from tests.mpy import ROOT
 
 FIRMWARE = os.path.join(ROOT, "firmware")
-BOARDS = ("board_pico.py", "board_host.py", "board_web.py")
-APP_MODULES = {"firmware.app", "firmware.ui", "firmware.screens", "firmware.store", "firmware.journal",
-               "firmware.link", "firmware.restore", "firmware.solo", "firmware.f5_ui", "firmware.f5_screens",
-               "firmware.selftest", "firmware.display", "firmware.main"}
+BOARDS = ("board_pico.py", "host/board_host.py", "board_web.py")
+APP_MODULES = {"firmware.app", "firmware.ui", "firmware.screens", "firmware.ondemand.store", "firmware.ondemand.journal",
+               "firmware.ondemand.link", "firmware.restore", "firmware.ondemand.solo", "firmware.ondemand.f5_ui", "firmware.ondemand.f5_screens",
+               "firmware.ondemand.selftest", "firmware.display", "firmware.main"}
 
 
 def _tree(name):

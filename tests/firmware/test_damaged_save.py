@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from firmware import store
-from firmware.journal import line
+from firmware.ondemand import store
+from firmware.ondemand.journal import line
 from shared_rules.f1.car import Car
 from tests import mpy
 from tests.firmware.dash import VirtualDashboard

@@ -101,9 +101,10 @@ def test_flash_then_boot(tmp_path):
     finally:
         board.close()
     assert os.path.exists(os.path.join(root, "lib", "ssd1306.py")), out
-    with open(os.path.join(ROOT, "firmware", "main.py"), "rb") as f:
-        assert flashed_main == f.read()
-    for m in ("firmware/app.mpy", "firmware/ui.mpy", "firmware/link.mpy", "shared_rules/f1/car.mpy",
+    # the boot file is one line: the boot code is firmware/main.mpy (a .py boot file is compiled at every power-on)
+    assert flashed_main == b"import firmware.main\n"
+    assert os.path.exists(os.path.join(root, "firmware", "main.mpy"))
+    for m in ("firmware/app.mpy", "firmware/ui.mpy", "firmware/ondemand/link.mpy", "shared_rules/f1/car.mpy",
               "shared_rules/link/codec.mpy"):
         assert os.path.exists(os.path.join(root, m)), m
     assert not os.path.exists(os.path.join(root, "firmware", "app.py")), "stale source left to shadow the .mpy"
@@ -115,7 +116,7 @@ def test_flash_then_boot(tmp_path):
     # only what the Pico runs: the host stand-ins stay off the board...
     assert not [f for f in os.listdir(os.path.join(root, "firmware")) if f.startswith(("board_host.", "link_main."))]
     # ...so the unix port, standing in for the Pico here, is given its own board the way a Pico has its pins
-    compile_module(os.path.join(ROOT, "firmware", "board_host.py"), "firmware/board_host.py", root)
+    compile_module(os.path.join(ROOT, "firmware", "host", "board_host.py"), "firmware/host/board_host.py", root)
     # what was flashed boots: main.py from the board's root, every module from its .mpy files
     d = VirtualDashboard(str(tmp_path), dev="flashed", micropypath=".frozen:%s/lib:%s" % (root, root), cwd=root,
                          args=("main.py",))

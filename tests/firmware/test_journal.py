@@ -1,4 +1,4 @@
-"""The command journal (firmware/journal.py) on both runtimes: the cases in journal_cases.py run on CPython and
+"""The command journal (firmware/ondemand/journal.py) on both runtimes: the cases in journal_cases.py run on CPython and
 again on the real MicroPython unix port, with a Pico-sized heap."""
 
 import pytest

@@ -49,10 +49,12 @@ def test_the_fold_rule_and_the_save_are_one_keepers(tmp_path):
 def test_only_the_keeper_writes_saves_and_journals():
     # Any other module of firmware/ that writes a save or a journal is a second save path (restore.py reads them).
     writers = []
-    for name in sorted(os.listdir(os.path.join(ROOT, "firmware"))):
-        if not name.endswith(".py") or name in ("keeper.py", "store.py", "journal.py", "restore.py"):
+    firmware = os.path.join(ROOT, "firmware")
+    every = [os.path.relpath(os.path.join(d, n), firmware) for d, _dirs, names in os.walk(firmware) for n in names]
+    for name in sorted(every):
+        if not name.endswith(".py") or name in ("keeper.py", "ondemand/store.py", "ondemand/journal.py", "restore.py"):
             continue
-        with open(os.path.join(ROOT, "firmware", name)) as f:
+        with open(os.path.join(firmware, name)) as f:
             text = f.read()
         if re.search(r"\bJournal\(|store\.(save|steps)\(|\.restart\(|FOLD_MS", text):
             writers.append(name)

@@ -109,7 +109,8 @@ def test_after_running_out_of_memory_the_retry_starts_from_a_clean_heap(tmp_path
 
 FAILING_TASK = """
 import asyncio
-from firmware import app, board_host
+from firmware import app
+from firmware.host import board_host
 
 class Board(board_host.Board):
     async def serve(self, app):  # one of the app's background tasks

@@ -70,8 +70,10 @@ def test_every_frozen_path_exists_in_the_repository():
 
 def test_host_only_modules_stay_out():
     m = run_manifest(FIRMWARE_MANIFEST)
-    assert host_only(ROOT, m) == {"firmware/board_host.py", "firmware/link_main.py"}
-    assert "firmware/board_host.py" not in m.targets() and "firmware/link_main.py" not in m.targets()
+    # firmware/host/ is what never reaches a Pico: all of it, and only it, besides the phone's WEB_ONLY
+    host = {"firmware/host/" + n for n in os.listdir(os.path.join(ROOT, "firmware", "host")) if n.endswith(".py")}
+    assert host_only(ROOT, m) == host >= {"firmware/host/board_host.py", "firmware/host/link_main.py"}
+    assert not [t for t in m.targets() if t.startswith("firmware/host/")]
     assert not [t for t in m.targets() if t.endswith("manifest.py")]
 
 
@@ -120,9 +122,9 @@ def test_the_check_catches_a_new_firmware_module_left_out(tree):
 def test_the_check_catches_a_double_and_a_frozen_host_module(tree):
     manifest = tree / "firmware" / "manifest.py"
     text = manifest.read_text()
-    manifest.write_text(text.replace('"app.py",', '"app.py", "app.py", "board_host.py",', 1))
+    manifest.write_text(text.replace('"app.py",', '"app.py", "app.py", "host/board_host.py",', 1))
     assert coverage_problems(str(tree)) == ["frozen 2 times: firmware/app.py",
-                                            "host-only but frozen: firmware/board_host.py"]
+                                            "host-only but frozen: firmware/host/board_host.py"]
 
 
 def test_a_new_shared_rules_module_is_frozen_without_editing_a_manifest(tree):

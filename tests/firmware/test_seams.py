@@ -24,10 +24,20 @@ def _source(name):
         return f.read()
 
 
+def _modules():
+    """Every module of firmware/, its folders' included, by its path there ("app.py", "ondemand/link.py")."""
+    found = []
+    for folder, dirs, names in os.walk(FIRMWARE):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        found += [os.path.relpath(os.path.join(folder, n), FIRMWARE) for n in names if n.endswith(".py")]
+    return sorted(found)
+
+
 # Formula 1, then Formula 5 dealt by the tablet, a Formula 1 command, Formula 5 again and a long BACK once its race
 # is over: after each, which game has the dashboard, what the link would report, the turn LED, the hand flag.
 SWITCH = """
-from firmware import app as A, board_host
+from firmware import app as A
+from firmware.host import board_host
 from firmware.board import BACK, OK
 from firmware.buttons import LONG, PRESS
 
@@ -68,7 +78,7 @@ def test_one_app_call_switches_the_game():
     proc = mpy.run(["-c", SWITCH], heap="256K", cwd=None, timeout=60)
     out = proc.stdout.decode().splitlines()
     assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
-    f1, f5 = modes("ui.py"), modes("f5_ui.py")
+    f1, f5 = modes("ui.py"), modes("ondemand/f5_ui.py")
     assert out == [
         "START f1 car %d 0 0" % f1["MAIN"],
         "F5 f5 f5 %d 1 1" % f5["MESSAGE"],  # its deal's message; the LED lit: its turn in Formula 5
@@ -94,18 +104,17 @@ def _assigned_attributes(tree):
 
 def test_only_the_switch_changes_the_game_and_no_game_reaches_into_another():
     every = []
-    for name in sorted(os.listdir(FIRMWARE)):
-        if name.endswith(".py"):
-            every += [(name, a, fn) for a, fn in _assigned_attributes(_tree(name))]
+    for name in _modules():
+        every += [(name, a, fn) for a, fn in _assigned_attributes(_tree(name))]
     assert [(n, fn) for n, a, fn in every if a.endswith(".ui")] == [("app.py", "__init__"), ("app.py", "play")]
     # a game sets its own state only (self.x; `ui.x` in the helpers both games call with themselves: refuse,
     # next_page): never the app's, the other game's or the link's
-    for game in ("ui.py", "f5_ui.py"):
+    for game in ("ui.py", "ondemand/f5_ui.py"):
         assert [a for n, a, fn in every if n == game and not a.startswith(("self.", "ui."))] == []
-    f5 = _source("f5_ui.py")
+    f5 = _source("ondemand/f5_ui.py")
     for reach in (r"led_on", r"\.link\b", r"\.proto\b", r"get_snapshot", r"app\.ui\b", r"(?<!self)\.mode ="):
         assert not re.search(reach, f5), reach
-    assert not re.search(r"\.proto\b", _source("link.py"))  # `link.proto = self` was there only for Formula 5 to rewire
+    assert not re.search(r"\.proto\b", _source("ondemand/link.py"))  # `link.proto = self` was there only for Formula 5 to rewire
 
 
 def test_the_state_line_names_whether_the_hand_is_shown(dash):
@@ -135,19 +144,19 @@ def test_the_tablet_covers_the_hand_by_its_named_field():
 
 
 def test_modes_buttons_and_cards_each_come_from_one_source():
-    f1, f5 = modes("ui.py"), modes("f5_ui.py")
+    f1, f5 = modes("ui.py"), modes("ondemand/f5_ui.py")
     assert len(set(f1.values())) == len(f1) and len(set(f5.values())) == len(f5)
     assert not set(f1.values()) & set(f5.values())  # the viewer's "mode" says which game's screen it is
     # the keys: firmware/board.py's, imported; no module numbers them again
-    for name in sorted(os.listdir(FIRMWARE)):
-        if name.endswith(".py") and name != "board.py":
+    for name in _modules():
+        if name != "board.py":
             src = _source(name)
             assert not re.search(r"^_?(UP|DOWN|OK|CARD|BACK)\b.*=", src, re.M), name
             assert "UP, DOWN, OK, CARD, BACK =" not in src, name
-    for game in ("ui.py", "f5_ui.py"):
+    for game in ("ui.py", "ondemand/f5_ui.py"):
         assert "from firmware.board import BACK, CARD, DOWN, OK, UP" in _source(game)
     # Formula 5's cards: shared_rules.f5.cards' constants and names, no number of its own
-    for f in ("f5_ui.py", "f5_screens.py"):
+    for f in ("ondemand/f5_ui.py", "ondemand/f5_screens.py"):
         src = _source(f)
         assert not re.search(r"\b(14|70|76)\b", src), f
         assert '"RED"' not in src and '"WHITE"' not in src, f
@@ -176,12 +185,44 @@ def test_each_constant_copied_across_modules_is_bound_to_its_source():
     # the copies that remain for that are bound here to their source.
     board, screens, display = _consts("board.py"), _consts("screens.py"), _consts("display.py")
     assert screens["COLS"] == display["_CELLS"] == board["WIDTH"] // 8  # text columns, display cells: 8 pixels
-    assert _consts("f5_ui.py")["MESSAGE_MS"] == _consts("ui.py")["_MESSAGE_MS"]  # a message's time, both games
-    for name in ("screens.py", "f5_screens.py"):  # the screen's width in columns or pixels: from COLS, not again
+    assert _consts("ondemand/f5_ui.py")["MESSAGE_MS"] == _consts("ui.py")["_MESSAGE_MS"]  # a message's time, both games
+    for name in ("screens.py", "ondemand/f5_screens.py"):  # the screen's width in columns or pixels: from COLS, not again
         tree = _tree(name)
         defined = {id(n.value.args[0]) for n in tree.body if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
                    and getattr(n.value.func, "id", "") == "const"}
-        width = (128, 16) if name == "f5_screens.py" else (128,)  # screens.py's 16s are pixel rows
+        width = (128, 16) if name == "ondemand/f5_screens.py" else (128,)  # screens.py's 16s are pixel rows
         again = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value in width
                  and type(n.value) is int and id(n) not in defined]
         assert again == [], "%s: lines %s" % (name, again)
+
+
+# App's state by concern (firmware/app.py): App holds named parts, each a concern; a part holds a few values of its
+# own. A new value goes into the part it concerns (or a new, named part), never into App as one more loose attribute.
+APP_PARTS = {
+    "board", "car", "keeper", "buttons",  # the hardware, the car, its saving (firmware/keeper.py), the key scan
+    "screen", "sound", "pauses", "tablet",  # app.py's Screen, Sound, Pauses, Tablet
+    "f1", "_f5", "ui", "_solo",  # the games: Formula 1's, Formula 5's once dealt, the one playing (App.play); solo.py
+}
+PART_MAX = 5  # values a part of app.py holds: few enough to read at once
+
+
+def _state_by_class(tree):
+    """{class: the attributes its methods assign on self}, for each class of the module."""
+    state = {}
+    for cls in tree.body:
+        if isinstance(cls, ast.ClassDef):
+            state[cls.name] = {a[5:] for a, _fn in _assigned_attributes(cls) if re.match(r"self\.\w+$", a)}
+    return state
+
+
+def test_the_app_is_a_short_composition_of_named_concerns():
+    state = _state_by_class(_tree("app.py"))
+    assert state.pop("App") == APP_PARTS
+    assert set(state) == {"Screen", "Sound", "Pauses", "Tablet"}
+    for part, values in state.items():
+        assert len(values) <= PART_MAX, (part, sorted(values))
+    # no one else writes into the app or its parts: a game or a board calls the app's methods
+    for name in _modules():
+        if name != "app.py":
+            written = [a for a, _fn in _assigned_attributes(_tree(name)) if re.match(r"(self\.)?(app|host)\.", a)]
+            assert written == [], (name, written)

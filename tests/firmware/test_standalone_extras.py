@@ -4,7 +4,7 @@ given state (in the pit, holding given cards) is set up as a save the dashboard 
 
 import pytest
 
-from firmware import store
+from firmware.ondemand import store
 from shared_rules.f1 import cards
 from shared_rules.f1.cards import card_text
 from shared_rules.f1.car import Car

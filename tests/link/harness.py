@@ -1,4 +1,4 @@
-"""Real pieces for link tests: dashboards running firmware/link_main.py on the `micropython` command over
+"""Real pieces for link tests: dashboards running firmware/host/link_main.py on the `micropython` command over
 pseudo-terminals, a fault-injecting relay between two ptys, and a USB port list that shows the relay's tablet
 end as a Pico (the one stand-in: pyserial cannot enumerate ptys as USB devices)."""
 
@@ -49,7 +49,7 @@ class Dashboard:
             slave = stdio_fd
         env = dict(os.environ, MICROPYPATH=mpy.micropypath(), F1_DASH_ID=self.dev, F1_LINK_STORE=self.store,
                    F1_LINK_STATE_HZ=str(self.state_hz), **self.env)
-        cmd = [mpy.micropython_path(), "-X", "heapsize=" + self.heap, "firmware/link_main.py"]
+        cmd = [mpy.micropython_path(), "-X", "heapsize=" + self.heap, "firmware/host/link_main.py"]
         self.proc = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=mpy.ROOT)
         if stdio_fd is None:
             os.close(slave)
@@ -73,7 +73,7 @@ class Dashboard:
 
     def saved(self):
         """(snapshot, done ids) as the dashboard would restore them after a power cut now: its last full save
-        plus the commands journaled since (firmware/journal.py, the same code it boots with), or (None, [])
+        plus the commands journaled since (firmware/ondemand/journal.py, the same code it boots with), or (None, [])
         while it has kept nothing."""
         return restored(self.store)
 

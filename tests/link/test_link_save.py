@@ -1,9 +1,10 @@
-"""The link runner (firmware/link_main.py, what the link tests and bench run) keeps its state exactly as a Pico does:
+"""The link runner (firmware/host/link_main.py, what the link tests and bench run) keeps its state exactly as a Pico does:
 one save path (firmware/keeper.py) on both. Its save is store.py's checksummed file, read back by restore.py, and it
 folds the journal in on the same rule (a turn's end folds at once). The old runner wrote plain JSON with no
 checksum, a format no Pico writes, and folded on its own rule: the link tests tested a save nobody made."""
 
-from firmware import restore, store
+from firmware import restore
+from firmware.ondemand import store
 from shared_rules.f1.car import Car
 from tests.link.harness import Dashboard, FakeUsb, Notes, Relay, transport, wait_for
 from tests.portable import link_script
@@ -58,7 +59,7 @@ def test_the_link_runner_boots_from_a_save_the_pico_wrote_and_folds_the_replayed
     car = Car(5)
     car.speed = 60
     store.save(path, {"car": car.snapshot(), "done": [["a1", ""]], "ev": [], "gen": 3})
-    from firmware.journal import Journal
+    from firmware.ondemand.journal import Journal
 
     j = Journal(path + ".journal")
     j.restart(3)

@@ -51,7 +51,7 @@ def test_every_file_and_name_the_spec_cites_exists():
     doc = _doc()
     for path in set(re.findall(r"`((?:firmware|shared_rules|companion|tests|bench)/[\w/.-]+\.(?:py|json|html))`", doc)):
         assert os.path.exists(os.path.join(ROOT, path)), path
-    # `firmware.link.FIRMWARE`: a module's name, which must be defined there
+    # `firmware.ondemand.link.FIRMWARE`: a module's name, which must be defined there
     for dotted in set(re.findall(r"`((?:firmware|shared_rules|companion)(?:\.\w+)+)`", doc)):
         parts = dotted.split(".")
         for cut in range(len(parts), 0, -1):
@@ -62,7 +62,7 @@ def test_every_file_and_name_the_spec_cites_exists():
             raise AssertionError("no module for %s" % dotted)
         for name in parts[cut:cut + 1]:
             assert _defines(_read(os.path.relpath(path, ROOT)), name), dotted
-    # "`_FIRMWARE` in `firmware/link.py`"
+    # "`_FIRMWARE` in `firmware/ondemand/link.py`"
     for name, path in re.findall(r"`(\w+)` in `((?:firmware|shared_rules|companion)/[\w/]+\.py)`", doc):
         assert _defines(_read(path), name), (name, path)
 
@@ -74,7 +74,7 @@ def _viewer_section():
 
 def test_the_viewer_channel_is_specified_whole():
     spec = _viewer_section()
-    host = _read("firmware/board_host.py")
+    host = _read("firmware/host/board_host.py")
     app = _read("firmware/app.py")
     said = set(re.findall(r'emit\(b?"([A-Z]) ', host + app)) | set(re.findall(r"emit\(b'([A-Z]) ", app))
     assert said >= {"G", "F", "L", "B", "H", "A", "W", "S"}
@@ -95,6 +95,6 @@ def test_the_viewer_channel_is_specified_whole():
 
 def test_pointers_to_the_viewer_channel_name_its_section():
     number = re.search(r"^## (\d+)\. The viewer channel", _doc(), re.M).group(1)
-    for path in ("firmware/README.md", "firmware/board_host.py"):
+    for path in ("firmware/README.md", "firmware/host/board_host.py"):
         cited = re.findall(r"protocol\.md\)?,? section (\d+)", _read(path))
         assert cited and set(cited) == {number}, (path, cited, number)

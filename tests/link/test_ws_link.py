@@ -1,4 +1,4 @@
-"""A phone's link over Wi-Fi is the link: the real firmware's link loop (firmware/link_main.py on the `micropython`
+"""A phone's link over Wi-Fi is the link: the real firmware's link loop (firmware/host/link_main.py on the `micropython`
 unix port, on a pty) behind a page's WebSocket (tests/link/ws_page.py: aiohttp's client, what the seat page does
 in a browser), the tablet's phones server (companion/phones/server.py, GET /<token>/link) feeding the ordinary
 Transport through its WebSocket port source (companion/transport/websocket_backend.py). Hello, commands, acks,

@@ -195,7 +195,7 @@ def _break(ws):
 
 def main(argv):
     """python -m tests.link.ws_page URL DIR DEV: a phone of its own (another process, as a phone is another
-    device): the link firmware (firmware/link_main.py, its save in DIR) behind a page dialling URL, until killed."""
+    device): the link firmware (firmware/host/link_main.py, its save in DIR) behind a page dialling URL, until killed."""
     import signal
 
     from tests.link.harness import Dashboard

@@ -104,6 +104,7 @@ class Pico:
         self.proc = None
         self.sock = None
         self._rx = b""
+        self._booting = None  # frames drawn before the boot file last started (see running); None: it runs, or none
         self._log = bytearray()
         self._lock = threading.Lock()
 
@@ -120,6 +121,8 @@ class Pico:
         if self.flash:
             cmd += ["--flash", self.flash]
         cmd += list(self.extra_args)
+        # A flash holding the dashboard powers on into its boot file; a blank one into the REPL
+        self._booting = 0 if self.flash and os.path.exists(self.flash) else None
         # Its own process group: stop() ends node and the pty helper it spawns together.
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                      start_new_session=True, preexec_fn=_die_with_parent)
@@ -326,6 +329,7 @@ class Pico:
     def start_main(self):
         """Runs /main.py from the REPL (Ctrl-B: leave the raw REPL mpremote may have left; Ctrl-D: soft reset,
         which at the normal REPL runs main.py). A board powered on from flash runs main.py by itself."""
+        self._booting = self.frames()[0]
         port = self.serial()
         try:
             port.write(b"\x02\x04")
@@ -336,11 +340,32 @@ class Pico:
     def files(self):
         """Every file on the board's filesystem ("main.py", "lib/ssd1306.mpy", ...), listed with mpremote (which
         stops a running main.py with Ctrl-C first)."""
-        done = subprocess.run([_tool("mpremote"), "connect", self.tty, "exec", _LIST_FILES], capture_output=True,
-                              text=True, timeout=60)
+        done = self.mpremote("exec", _LIST_FILES, timeout=60)
         if done.returncode != 0:
             raise RuntimeError("mpremote could not list the files: %s%s" % (done.stdout, done.stderr))
         return sorted(ln[6:] for ln in done.stdout.splitlines() if ln.startswith("FILE /"))
+
+    def running(self, wall_s=60):
+        """Until the boot file started by the power-on (or start_main) runs: its first frame drawn. Before that the
+        firmware is still compiling /main.py, and MicroPython makes 0x03 an interrupt only while a script runs, so
+        mpremote's Ctrl-C would be an ordinary byte in the USB buffer: the dashboard's link, started, then reads it
+        and mpremote's raw-REPL request, and mpremote gives up ("could not enter raw repl"). Under load mpremote's
+        start can beat the emulated boot. A blank board has no boot file: its REPL is there at once."""
+        if self._booting is None:
+            return
+        end = time.monotonic() + wall_s
+        while self.frames()[0] <= self._booting:
+            if time.monotonic() > end:
+                raise TimeoutError("the boot file drew nothing in %d s: %s" % (wall_s, self.log()[-1000:]))
+            time.sleep(0.02)
+        self._booting = None
+
+    def mpremote(self, *args, timeout=120):
+        """mpremote on the board's port once its boot file runs (see running): mpremote stops it with Ctrl-C and
+        takes the REPL. Returns the CompletedProcess (stdout and stderr as text)."""
+        self.running()
+        return subprocess.run([_tool("mpremote"), "connect", self.tty] + list(args), capture_output=True, text=True,
+                              timeout=timeout)
 
     def log(self):
         """Everything picosim wrote to stderr: its own lines and UART0 TX."""

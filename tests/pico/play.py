@@ -13,11 +13,11 @@ says wall.
 
 import os
 import re
-import subprocess
 import tempfile
 import time
 
-from firmware import journal, restore, store
+from firmware import restore
+from firmware.ondemand import journal, store
 from shared_rules.f1 import car as f1car
 from tests.firmware import dash
 from tests.pico import picosim
@@ -130,9 +130,8 @@ def busy_pct(pico, seconds):
 
 
 def mpremote(pico, *args):
-    """mpremote on the board's port (it stops the running dashboard with Ctrl-C first)."""
-    done = subprocess.run([picosim._tool("mpremote"), "connect", pico.tty] + list(args), capture_output=True,
-                          text=True, timeout=120)
+    """mpremote on the board's port (it stops the running dashboard with Ctrl-C first); raises if it fails."""
+    done = pico.mpremote(*args)
     if done.returncode != 0:
         raise RuntimeError("mpremote %s: %s%s" % (" ".join(args), done.stdout, done.stderr))
     return done.stdout

@@ -5,7 +5,7 @@ journal of tablet commands, back where it was, then with a damaged save. About 6
 
 import time
 
-from firmware import store
+from firmware.ondemand import store
 from shared_rules.f1.car import Car
 from tests.pico import play
 

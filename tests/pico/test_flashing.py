@@ -31,8 +31,7 @@ def test_the_board_holds_exactly_the_modules_the_pico_runs(pico):
 def test_reflash_offline_from_a_local_mip_index_copies_only_what_changed(pico, tmp_path):
     index = picosim.mip_index(str(tmp_path / "index"))  # micropython-lib's layout: package/6/ssd1306, file/..
     board = pico(speed=0)  # a dashboard flashed before (the session's image)...
-    rm = subprocess.run([picosim._tool("mpremote"), "connect", board.tty, "rm", ":lib/ssd1306.mpy"],
-                        capture_output=True, text=True, timeout=60)
+    rm = board.mpremote("rm", ":lib/ssd1306.mpy", timeout=60)
     assert rm.returncode == 0, rm.stdout + rm.stderr  # ...whose driver mip must now bring from the index
     done = picosim.flash(board, "--index", index, "--build", str(tmp_path / "build"), "--no-reset")
     assert done.returncode == 0, done.stdout

@@ -17,7 +17,8 @@ import pytest
 
 from companion.eventlog import LogError
 from companion.f1.referee import Referee
-from firmware import restore, store
+from firmware import restore
+from firmware.ondemand import store
 from tests.table.table import Table
 
 NAMES = ["Ann", "Bob", "Cy"]

@@ -296,6 +296,6 @@ class F5Ui:
 
     # ---- the screen ------------------------------------------------------------------------------------
     def draw(self, fb, linked):
-        from firmware import f5_screens
+        from firmware.ondemand import f5_screens
 
         f5_screens.render(fb, self, linked)

@@ -22,7 +22,7 @@ from firmware.mpy_internals import readable
 _ENV_UI = const("F1DASH_UI")  # path of the channel's unix socket
 _ENV_STATE = const("F1DASH_STATE")  # path of the saved state file
 _ENV_HELD = const("F1DASH_HELD")  # buttons held down at power-on, e.g. "BACK" (self-test)
-_ENV_ID = const("F1_DASH_ID")  # the dashboard id, as firmware/link.py reads it (a Pico: machine.unique_id())
+_ENV_ID = const("F1_DASH_ID")  # the dashboard id, as firmware/ondemand/link.py reads it (a Pico: machine.unique_id())
 _AF_UNIX = const(1)
 
 

@@ -33,7 +33,7 @@ class DashboardLink(DashboardProtocol):
       get_snapshot() -> dict              the player's state (the app's report: Car.snapshot(), or an F5 seat)
       apply_command(name, args)           apply a tablet command or raise RuleError having changed nothing
       on_applied(done_ids)                save state + done_ids atomically; called before the ack is sent
-      on_journal(cid, name, args)         or: journal the applied command (firmware/journal.py), before the ack
+      on_journal(cid, name, args)         or: journal the applied command (firmware/ondemand/journal.py), before the ack
       done                                the done_ids saved last time (repeats after a restart are dropped)
       dev                                 the dashboard id; default machine.unique_id() as hex on the Pico, on
                                           the unix port $F1_DASH_ID (tests), else "unix-dashboard"

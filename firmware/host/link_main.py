@@ -1,6 +1,6 @@
 # The dashboard link on its own: a real Car driven only by the tablet, kept on flash exactly as the dashboard keeps
 # it (firmware/keeper.py: the same save file with its checksum, the same journal, the same fold rule, the same
-# restore at boot). Tests and the bench run it on the unix port (`micropython firmware/link_main.py`):
+# restore at boot). Tests and the bench run it on the unix port (`micropython firmware/host/link_main.py`):
 #   F1_DASH_ID      the dashboard id (machine.unique_id() on a Pico)
 #   F1_LINK_STORE   the save file (default link_state.json); the journal is that name + ".journal"
 #   F1_LINK_STATE_HZ  push this many state frames a second (load testing; default 0)
@@ -11,7 +11,7 @@ import time
 
 from shared_rules.f1 import car as f1car
 from firmware.keeper import FOLD_LINES, Keeper
-from firmware.link import DashboardLink
+from firmware.ondemand.link import DashboardLink
 
 LAPS = 5  # a fresh car's, when there is no save
 

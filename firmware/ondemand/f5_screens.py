@@ -1,7 +1,7 @@
-# Drawing the Formula 5 screens (firmware/f5_ui.py) on the 8x8 text grid, with the helpers of screens.py.
+# Drawing the Formula 5 screens (firmware/ondemand/f5_ui.py) on the 8x8 text grid, with the helpers of screens.py.
 from shared_rules.f5.cards import CAR_NAMES, COLOURS
 
-from firmware import f5_ui as u
+from firmware.ondemand import f5_ui as u
 from firmware.screens import COLS, RIGHT, footer, line, list_screen, message_screen
 
 

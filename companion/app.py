@@ -31,6 +31,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from companion import storage, theme
 from companion import virtual as virtual_mod
+from companion.double_tap import DoubleTapGuard
 from companion.f1 import screens as f1_screens
 from companion.link_bridge import LinkBridge
 from companion.phones.seats import PHONE, TABLET  # the server and QR codes are imported when there are phones
@@ -95,6 +96,8 @@ class CompanionApp(App):
         Window.clearcolor = theme.BG
         self._resize(Window, Window.size)
         Window.bind(size=self._resize, on_keyboard=self._key, on_request_close=self._close_asked)
+        self.tap_guard = DoubleTapGuard()  # a double tap's second tap never presses what its first put there
+        Window.bind(on_touch_down=self.tap_guard.on_touch_down, on_touch_up=self.tap_guard.on_touch_up)
         # Kivy has already loaded companion.kv (the App's name, from this folder) before build().
         sm = Screens(transition=NoTransition())
         for cls, name in ((SetupScreen, "setup"), (PairingScreen, "pairing"), (SavedGamesScreen, "saved")):

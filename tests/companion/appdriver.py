@@ -579,6 +579,7 @@ def people(d):
     for name, widget in (("pairing", rids.dashboards), ("history", rids.history), ("results", rids.results)):
         yield tap(widget)
         shown = app.sm.current
+        yield 0.6  # a look at it first: a tap on its Back sooner, at the same spot, is a double tap (dropped)
         yield tap(app.screen(name).ids.back)
         d.note("back_from_" + name, [shown, app.sm.current])
         yield 0.05

@@ -198,11 +198,15 @@ def race_first_half(d):
             asked = question(app)
             escape()
             yield 0.1
-            yield tap(ids.history)
-            shown = app.sm.current
+            yield from double_tap(ids.history)  # History and Results, each a double tap: each shown, once
+            shown = [app.sm.current]
             escape()
             yield 0.1
-            d.note("race_back", [asked, app.sm.current, shown])
+            yield from double_tap(ids.results)
+            shown.append(app.sm.current)
+            escape()
+            yield 0.1
+            d.note("race_back", [asked, app.sm.current] + shown)
     # Round 3: the first player sets a speed, rolls at a corner, and Back is pressed while the dice roll.
     yield app.f1.ready
     yield tap(speed_button(app))

@@ -1404,6 +1404,7 @@ def f5_sizes(d):
     for players, roles in ((4, ["bot", "bot", "bot", "bot", "none"]), (2, ["none", "bot", "none", "bot", "none"])):
         yield tap(app.screen("f5table").ids.leave)
         yield lambda: app.sm.current == "setup" and app.f5 is None
+        yield 0.6  # a look first: Play Formula 5 lies where Leave was, and a tap there at once is a double tap
         yield tap(app.screen("setup").ids.choose_f5)
         yield lambda: app.sm.current == "f5setup"
         if players == 4:  # the game just left is offered to resume, in words

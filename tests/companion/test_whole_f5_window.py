@@ -27,6 +27,7 @@ def test_a_whole_formula5_game_through_the_window_with_back_double_taps_and_a_ki
         assert text.startswith("RACE OVER") and ("YOU WIN" in text) == (int(car) == winner), (car, text)
     assert after["results"]["screen"] == "f5results" and after["results"]["places"] == 5
     assert after["results"]["headline"].endswith("wins the race")
-    asked, screen, resume_off, note = after["left"]
-    assert asked.startswith("Leave this Formula 5 game?") and screen == "setup" and resume_off is True
+    asked, screen, closed, resume_off, note = after["left"]
+    assert asked.startswith("Leave this Formula 5 game?")  # Back asked (and Back again kept the table)
+    assert screen == "setup" and closed is True and resume_off is True  # Leave double tapped: left, once
     assert note == "The last Formula 5 game is over: its results are in Saved games"

@@ -83,6 +83,8 @@ def test_a_whole_race_through_the_window_with_back_double_taps_and_a_kill(tmp_pa
     for entry in log:
         if entry[0] == "corner":
             assert entry[2] == 1, entry
+        elif entry[0] == "finish":  # finished, and the speed key under the finger left as it was
+            assert entry[2:] == [0, entry[3], True, 0] and entry[3] >= 1, entry
         elif entry[0] == "end":
             assert entry[3] == 1 and entry[2] in ((entry[1] + 1) % 3, -1), entry
     assert before["race_back"] == ["Leave the race? It stays saved: continue it from Saved games.", "race",

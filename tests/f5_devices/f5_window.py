@@ -37,6 +37,7 @@ def solo_with_bots(d):
     yield tap(app.screen("f5table").ids.leave)
     yield lambda: app.sm.current == "setup" and app.f5 is None
     d.note("left_at", len(ref.game.events))  # counted once left: the tablet may play a turn up to the tap
+    yield 0.6  # a look first: Play Formula 5 lies where Leave was, and a tap there at once is a double tap
     yield tap(app.screen("setup").ids.choose_f5)
     yield lambda: app.sm.current == "f5setup"
     d.note("resume_enabled", not app.screen("f5setup").ids.resume.disabled)

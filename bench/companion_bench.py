@@ -1,7 +1,7 @@
 """Tablet app figures, each with a baseline measured in the same run:
 
 companion.cold_start_s              launch (`python`, the app's imports, the window) to the first frame of the
-                                    setup screen, median of 3, in a real (offscreen SDL) window
+                                    first screen (the game choice), median of 3, in a real (offscreen SDL) window
 companion.cold_start_bare_kivy_s    baseline: the same for a bare Kivy app showing one Label
 companion.corner_ms                 p50 from the Corner roll confirmed to the virtual dashboard (real firmware on
                                     the `micropython` unix port, over a pty) showing the result: its OLED reads

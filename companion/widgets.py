@@ -163,17 +163,6 @@ class Confirm(ModalView):
             then(yes)
 
 
-class SavedGameRow(BoxLayout):
-    """One saved game on the Saved games screen (laid out in companion.kv)."""
-
-    path = StringProperty("")
-    players = StringProperty("")
-    detail = StringProperty("")
-    state = StringProperty("")
-    finished = BooleanProperty(False)
-    error = StringProperty("")
-
-
 class VirtualDash(BoxLayout):
     """A virtual dashboard drawn on the tablet, the same box in both games: its OLED (`oled`) over its five
     buttons (the firmware's names, in their order); a tap on one dispatches on_button(name). Laid out in

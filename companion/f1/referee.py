@@ -8,9 +8,6 @@ dice come from the game's seed in event order, taking the same decision again af
 same dice: an undo fixes a mistake, it is no way to throw again.
 """
 
-import binascii
-import os
-
 from shared_rules.errors import RuleError
 from shared_rules.f1 import cards, charts
 from shared_rules.f1.car import Car, apply_command
@@ -20,15 +17,11 @@ from shared_rules.f1.replay import replay_one
 from shared_rules.link import schema
 
 from companion.f1 import turn
-from companion.eventlog import EventLog, LogError, open_saved
-from companion.taken import TakenEvents
+from companion.eventlog import LogError
 from companion.f1.track import Track, TrackError
+from companion.referee_base import SeatedReferee
 
 GAME = "f1"
-
-
-def _new_id():
-    return binascii.hexlify(os.urandom(4)).decode()
 
 
 def _not_replayed(race, ev, nothing_returned, e):
@@ -49,59 +42,41 @@ def _not_replayed(race, ev, nothing_returned, e):
     return "the game log does not replay: %s, %s" % (who, e)
 
 
-class Referee:
+class Referee(SeatedReferee):
+    """Formula 1's referee; its log, seats, outbox and taken events are SeatedReferee's (companion/referee_base.py)."""
+
     GAME = GAME  # which game this referee plays (Formula 1): the link bridge asks, never guesses
     TITLE = "Formula 1"  # its name in messages
 
     def __init__(self, log, entries):
         """Use Referee.new or Referee.open (which checks that the log is a Formula 1 game's)."""
-        self.log = log
+        super().__init__(log, entries)
         first = entries[0]
         try:
             self.track = Track.from_data(first.get("track"), "the game's track")
         except TrackError as e:
             raise LogError(str(e))
-        self.game_id = str(first.get("id"))
         self.setup = first.get("setup")
-        self.entries = entries
-        self.pairs = {}  # seat -> dashboard id
         self.stack = []  # the decisions in force: undone ones are left out
         self.steps = []  # the type of every decision and undo in the log, in order: a token's step is an index
         self._offer = None  # (step, {name: Action}): the turn model's offer, worked out once a step
         for entry in entries[1:]:
             self._take(entry)
         self.race = self._rebuild()
-        self.taken = TakenEvents(log)  # the dashboard events already taken (their acks may have been lost)
-        self.outbox = []  # (seat, command id, name, args), oldest first
         # What each dashboard will hold once it has applied every command sent so far.
         self.believed = [c.copy() for c in self.race.cars]
-        self._cmd_count = 0
-        self._boot = _new_id()
 
     # ---- opening and creating -------------------------------------------------------------------
 
     @classmethod
     def new(cls, path, names, laps, rules=0, per_kind=cards.PER_KIND, track=None, seed=None):
-        if os.path.exists(path):
-            raise LogError("%s already holds a game" % path)
-        if seed is None:
-            seed = int.from_bytes(os.urandom(4), "big")
+        seed = cls._new_seed(path, seed)
         race = Race(seed, names, laps, rules, per_kind)  # checks the setup before anything is written
         track = track or Track.load()
-        log = EventLog(path)
-        first = {"t": "game", "game": GAME, "id": _new_id(), "track": track.to_data(), "setup": race.setup}
-        log.append(first)
-        ref = cls(log, [first])
+        ref = cls._create(path, track=track.to_data(), setup=race.setup)
         for seat in range(len(race.cars)):
             ref._queue(seat, "sync", ref.race.cars[seat].snapshot())
         return ref
-
-    @classmethod
-    def open(cls, path):
-        return open_saved(cls, path)
-
-    def close(self):
-        self.log.close()
 
     # ---- the log ----------------------------------------------------------------------------------
 
@@ -114,11 +89,7 @@ class Referee:
                 raise LogError("the game log undoes more than was done")
             self.stack.pop()
         elif t == "pair":
-            seat = entry.get("seat")
-            if entry.get("dev"):
-                self.pairs[seat] = entry["dev"]
-            else:
-                self.pairs.pop(seat, None)
+            self._take_pair(entry)
         else:
             self.stack.append(entry)
 
@@ -341,24 +312,16 @@ class Referee:
         self._resync_all()
         return last
 
-    def pair(self, seat, dev):
-        """Give a dashboard (by id) a car; dev=None frees the seat."""
-        if not isinstance(seat, int) or not 0 <= seat < len(self.race.cars):
-            raise RuleError("pair", "no such seat")
-        for other, d in list(self.pairs.items()):
-            if dev is not None and d == dev and other != seat:
-                self._record({"t": "pair", "seat": other, "dev": None})
-        seq = self._record({"t": "pair", "seat": seat, "dev": dev})
-        if dev is not None:
-            self.believed[seat] = Car(self.race.laps, self.race.rules)  # unknown: make the next check sync
-            self._resync_all()
-        return seq
+    # ---- seats (pair() and seat_of() are SeatedReferee's) --------------------------------------------
 
-    def seat_of(self, dev):
-        for seat, d in self.pairs.items():
-            if d == dev:
-                return seat
+    def _pair_refused(self, seat):
+        if not isinstance(seat, int) or not 0 <= seat < len(self.race.cars):
+            return RuleError("pair", "no such seat")
         return None
+
+    def _paired(self, seat):
+        self.believed[seat] = Car(self.race.laps, self.race.rules)  # unknown: make the next check sync
+        self._resync_all()
 
     # ---- what the dashboards send -------------------------------------------------------------------
 
@@ -368,15 +331,14 @@ class Referee:
 
         taken=(dashboard id, event id): the event is taken once per game, across restarts: one taken already
         (before a crash that ate its ack) changes nothing and returns None."""
-        if taken is not None and taken in self.taken:
+        if self._taken_before(taken):
             return None
         why = schema.event_problem(name, args)  # (the link checked it already; a caller of its own may not have)
         if why is None and name not in _DASHBOARD_EVENTS:
             why = "unknown dashboard event"
         if why is not None:
             self._resync_seat(seat)
-            if taken is not None:
-                self.taken.record(taken)
+            self._refused(taken)
             return RuleError("event", why)
         ev = _DASHBOARD_EVENTS[name]
         decision = {"t": ev, "seat": seat}
@@ -387,8 +349,7 @@ class Referee:
             self._act(decision, source_seat=seat, taken=taken)
         except RuleError as e:
             self._resync_seat(seat)
-            if taken is not None:
-                self.taken.record(taken)  # refused is an outcome too: a resend is not judged again later
+            self._refused(taken)
             return e
         return None
 
@@ -398,7 +359,7 @@ class Referee:
 
         Commands still queued for that seat mean the snapshot is older than what they will make: nothing to
         compare yet (their acks bring the state after them)."""
-        if any(s == seat for s, _cid, _name, _args in self.outbox):
+        if self._queued_for(seat):
             return 0
         if snapshot == self.race.cars[seat].snapshot():
             self.believed[seat] = self.race.cars[seat].copy()
@@ -411,17 +372,7 @@ class Referee:
             self.believed[seat] = Car(self.race.laps, self.race.rules)
         return self._resync_seat(seat)
 
-    # ---- commands ---------------------------------------------------------------------------------
-
-    def take_commands(self):
-        out, self.outbox = self.outbox, []
-        return out
-
-    def _queue(self, seat, name, args):
-        self._cmd_count += 1
-        # Unique across restarts too: a dashboard applies an id at most once, so ids must never repeat.
-        cid = "%s.%s.%d" % (self.game_id, self._boot, self._cmd_count)
-        self.outbox.append((seat, cid, name, args))
+    # ---- commands (queued by SeatedReferee._queue, taken by take_commands) ------------------------------
 
     def _tell(self, ev, seat, visited_from, source_seat):
         t = ev["t"]

@@ -1,9 +1,10 @@
 """Formula 1's screens: the race, the results and the history (their look in f1.kv), and F1Controller.
 
-The app (companion/app.py) owns the shell both games share (setup, pairing, saved games, navigation) and holds
-an F1Controller, which owns Formula 1's setup form, its open race (referee and view) and fills the race, results
-and history screens from the presenters in companion/f1/view.py; the kv rules call it as app.f1.act(...),
-app.f1.pick(...) and so on. Formula 5's screens and F5Controller (companion/f5/screens.py) are built the same way.
+The app (companion/app.py) owns the shell both games share (the game choice, pairing, saved games, navigation)
+and holds an F1Controller, which owns Formula 1's setup form, its open race (referee and view) and fills the
+race, results and history screens from the presenters in companion/f1/view.py; the kv rules call it as
+app.f1.act(...), app.f1.pick(...) and so on. Formula 5's screens and F5Controller (companion/f5/screens.py) are
+built the same way.
 """
 
 import os
@@ -91,7 +92,7 @@ class F1Controller:
         self.locked_frames = 0  # ... and until that many frames have been shown
         self.seat_shown = None
 
-    # ---- setup (the setup screen is the app's; its form is Formula 1's) -----------------------------------
+    # ---- setup (companion.kv's setup screen, opened from the game choice) ---------------------------------
     def fill_setup(self):
         ids = self.app.screen("setup").ids
         ids.names.clear_widgets()
@@ -132,7 +133,7 @@ class F1Controller:
         self._open(ref, path)
         self.app.screen("pairing").ids.roll.text = f1_view.seat_roll_text(ref.race)
         self.app.came_from["pairing"] = "setup"
-        self.app.refresh_pairing(force=True)
+        self.app.pairing.refresh(force=True)
         self.app.sm.current = "pairing"
 
     def open_file(self, path, says):
@@ -147,26 +148,26 @@ class F1Controller:
 
     def resume(self, path):
         """Continue the race saved at `path`: its virtual dashboards start again, on their saved state."""
-        if not self.open_file(path, self.app.screen("setup").ids.resume_note):
+        if not self.open_file(path, self.app.screen("games").ids.resume_note):  # the game choice's Continue
             return
         for dev in self.ref.pairs.values():
             if virtual_mod.is_virtual(dev):
-                self.app._virtual(dev)
+                self.app.pairing.start_virtual(dev)
         # Left at the pairing screen, the race never had its Race: the cars without a dashboard get theirs now,
         # where they were placed (a phone by default), as Race would have given them.
-        self.app.give_the_rest()
-        self.app.sync_phones()  # the same addresses on the same port: the phones find their seats again
+        self.app.pairing.give_the_rest()
+        self.app.pairing.sync_phones()  # the same addresses on the same port: the phones find their seats again
         self.app.show("race")
 
     def ask_new_game(self):
         if self.view is not None and not self.view.over():
             self.app.confirm("Start a new race? This one stays saved: continue it from Saved games.",
-                             self.app.new_game, yes="New race")
+                             lambda: self.app.new_game("setup"), yes="New race")
         else:
-            self.app.new_game()
+            self.app.new_game("setup")
 
     def _open(self, ref, path):
-        self.app.close_dashboards()  # an earlier game's virtual dashboards are never this game's
+        self.app.pairing.close_dashboards()  # an earlier game's virtual dashboards are never this game's
         self.ref, self.path = ref, path
         self.view = f1_view.RaceView(ref, self.app.bridge)
         self.app.bridge.attach(ref)
@@ -193,7 +194,7 @@ class F1Controller:
 
     def begin(self):
         """From the pairing screen to the race: the cars still without a dashboard get a virtual one."""
-        self.app.give_the_rest()
+        self.app.pairing.give_the_rest()
         self.app.show("race")
 
     # ---- the race ---------------------------------------------------------------------------------------
@@ -223,7 +224,7 @@ class F1Controller:
         if self.ref is None:
             return
         if self.app.sm.current == "pairing":
-            self.app.refresh_pairing()  # redrawn only when a dashboard or a phone came or went
+            self.app.pairing.refresh()  # redrawn only when a dashboard or a phone came or went
         elif self.app.sm.current == "race":
             self.app.show_link_error(self.app.screen("race").ids.message)
             self.refresh_race()
@@ -622,8 +623,8 @@ class F1Controller:
         # Opened from Saved games, its virtual dashboards were not running: they come back with the race.
         for dev in self.ref.pairs.values():
             if virtual_mod.is_virtual(dev):
-                self.app._virtual(dev)
-        self.app.sync_phones()
+                self.app.pairing.start_virtual(dev)
+        self.app.pairing.sync_phones()
         # The screen changes under the finger: a second tap on the question's Yes must not land on the race.
         self.locked_until = time.monotonic() + HANDOVER_S
         self.locked_frames = Clock.frames + HANDOVER_FRAMES

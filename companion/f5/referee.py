@@ -13,76 +13,58 @@ The log (companion.eventlog, SQLite, append-only) holds the setup, then every mo
 event, and the pairings: reopening it replays the same game exactly (all chance comes from the seed).
 """
 
-import binascii
-import os
-
 from shared_rules.errors import RuleError
 from shared_rules.f5 import bot
 from shared_rules.f5.cards import CAR_NAMES, CARS
 from shared_rules.f5.game import PIT, RACE, Game
 
-from companion.eventlog import EventLog, LogError, open_saved
-from companion.taken import TakenEvents
+from companion.eventlog import LogError
+from companion.referee_base import SeatedReferee
 
 GAME = "f5"
-
-
-def _new_id():
-    return binascii.hexlify(os.urandom(4)).decode()
 
 
 def default_names():
     return [n.capitalize() for n in CAR_NAMES]
 
 
-class F5Referee:
+class F5Referee(SeatedReferee):
+    """Formula 5's referee; its log, seats, outbox and taken events are SeatedReferee's (companion/referee_base.py)."""
+
     GAME = GAME  # which game this referee plays (Formula 5): the link bridge asks, never guesses
     TITLE = "Formula 5"  # its name in messages
 
     def __init__(self, log, entries):
         """Use F5Referee.new or F5Referee.open (which checks that the log is a Formula 5 game's)."""
-        self.log = log
+        super().__init__(log, entries)
         first = entries[0]
-        self.game_id = str(first.get("id"))
         self.seed = first.get("seed")
         self.players = first.get("players")
         self.bots = list(first.get("bots") or [])
         names = first.get("names")
         self.names_ = list(names) if isinstance(names, list) and len(names) == CARS else default_names()
-        self.entries = entries
-        self.pairs = {}  # car -> dashboard id
         moves = []
         for entry in entries[1:]:
             t = entry.get("t")
             if t == "move":
                 moves.append(entry.get("ev"))
             elif t == "pair":
-                if entry.get("dev"):
-                    self.pairs[entry.get("seat")] = entry["dev"]
-                else:
-                    self.pairs.pop(entry.get("seat"), None)
+                self._take_pair(entry)  # pairs: car -> dashboard id
         try:
             self.game = Game.replay([["setup", self.seed, self.players]] + moves)
         except RuleError as e:
             raise LogError("the game log does not replay: %s" % e)
         except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
             raise LogError("the game log is not a game these rules allow (%s)" % e)
-        self.taken = TakenEvents(log)  # the dashboard events already taken (their acks may have been lost)
         self.last = None  # the last turn's result (for the screen's overtake animation), public parts only
-        self.outbox = []  # (car, command id, name, args)
         self.sent = {}  # car -> the last view queued for its dashboard
-        self._cmd_count = 0
-        self._boot = _new_id()
 
     # ---- opening and creating -------------------------------------------------------------------------
 
     @classmethod
     def new(cls, path, players, bots=(), names=None, seed=None):
         """A new game: `players` the cars with a player (dashboards or bots), `bots` those the tablet plays."""
-        if os.path.exists(path):
-            raise LogError("%s already holds a game" % path)
-        if seed is None:
-            seed = int.from_bytes(os.urandom(4), "big")
+        seed = cls._new_seed(path, seed)
         players = list(players)
         bots = sorted(set(bots))
         Game(seed, players)  # checks the setup before anything is written
@@ -92,25 +74,7 @@ class F5Referee:
         names = list(names) if names else default_names()
         if len(names) != CARS:
             raise RuleError("bad_setup", "Five names, one a car")
-        log = EventLog(path)
-        first = {
-            "t": "game",
-            "game": GAME,
-            "id": _new_id(),
-            "seed": seed,
-            "players": sorted(players),
-            "bots": bots,
-            "names": names,
-        }
-        log.append(first)
-        return cls(log, [first])
-
-    @classmethod
-    def open(cls, path):
-        return open_saved(cls, path)
-
-    def close(self):
-        self.log.close()
+        return cls._create(path, seed=seed, players=sorted(players), bots=bots, names=names)
 
     # ---- reading the table (public only) --------------------------------------------------------------
 
@@ -175,7 +139,7 @@ class F5Referee:
 
         taken=(dashboard id, event id): the event is taken once per game, across restarts: one taken already
         (before a crash that ate its ack) changes nothing and returns None."""
-        if taken is not None and taken in self.taken:
+        if self._taken_before(taken):
             return None
         try:
             if not isinstance(args, dict) or args.get("k") != len(self.game.events):
@@ -189,44 +153,31 @@ class F5Referee:
                 raise RuleError("event", "unknown dashboard event")
         except RuleError as e:
             self._queue_view(seat, force=1)
-            if taken is not None:
-                self.taken.record(taken)  # refused is an outcome too: a resend is not judged again later
+            self._refused(taken)
             return e
         return None
 
     # ---- dashboards -----------------------------------------------------------------------------------
 
-    def pair(self, car, dev):
-        """Give a dashboard (by id) a player's car; dev=None frees it."""
+    # ---- seats: a player's car (pair() and seat_of() are SeatedReferee's) ------------------------------
+
+    def _pair_refused(self, car):
         if not isinstance(car, int) or not 0 <= car < CARS or not self.game.is_player(car) or car in self.bots:
-            raise RuleError("pair", "that car has no player to hold a dashboard")
-        for other, d in list(self.pairs.items()):
-            if dev is not None and d == dev and other != car:
-                self._record_pair(other, None)
-        self._record_pair(car, dev)
-        if dev is not None:
-            self._queue_view(car, force=1, deal=1)
+            return RuleError("pair", "that car has no player to hold a dashboard")
+        return None
 
     def _record_pair(self, car, dev):
-        entry = {"t": "pair", "seat": car, "dev": dev}
-        self.log.append(entry)
-        self.entries.append(entry)
-        if dev:
-            self.pairs[car] = dev
-        else:
-            self.pairs.pop(car, None)
-        self.sent.pop(car, None)
+        seq = super()._record_pair(car, dev)
+        self.sent.pop(car, None)  # its next view goes whole
+        return seq
 
-    def seat_of(self, dev):
-        for car, d in self.pairs.items():
-            if d == dev:
-                return car
-        return None
+    def _paired(self, car):
+        self._queue_view(car, force=1, deal=1)
 
     def reconcile(self, seat, snapshot):
         """A dashboard showed its state with nothing in flight: if it is not our last view, send it again
         (a dashboard restarts in Formula 1 with no hand: its hello carries no F5 snapshot)."""
-        if any(c == seat for c, _, _, _ in self.outbox):
+        if self._queued_for(seat):
             return 0
         sent = self.sent.get(seat)
         if isinstance(snapshot, dict) and snapshot.get("game") == GAME and sent is not None:
@@ -273,12 +224,5 @@ class F5Referee:
             if same == view and not view["turn"]:
                 return 0  # nothing this dashboard shows has changed
         self.sent[car] = view
-        self._cmd_count += 1
-        # Unique across restarts too: a dashboard applies an id at most once, so ids must never repeat.
-        cid = "%s.%s.%d" % (self.game_id, self._boot, self._cmd_count)
-        self.outbox.append((car, cid, "f5", view))
+        self._queue(car, "f5", view)
         return 1
-
-    def take_commands(self):
-        out, self.outbox = self.outbox, []
-        return out

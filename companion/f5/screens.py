@@ -1,6 +1,6 @@
 """The Formula 5 screens of the companion app: setup (who plays each car) and the table.
 
-Chosen on the Setup screen ("Play Formula 5"); the app then hands its Clock tick to F5Controller. The table
+Chosen on the game choice (companion/game_choice.py); the app then hands its Clock tick to F5Controller. The table
 shows the five columns by position, the speeds and who plays each car; a car that changes place slides to its
 new row. The tablet plays the cars without a player and the bots, one turn every AUTO_S so the table can
 follow; a player's turn waits for their dashboard. Before the first turn the pairing screen (the app's, shared
@@ -179,12 +179,12 @@ class F5Controller:
         self._open(ref, self.saved_path)
         for dev in ref.pairs.values():
             if virtual_mod.is_virtual(dev):
-                self.app._virtual(dev)  # started again on their saved state; the tablet resends their views
-        self.app.sync_phones()  # the same addresses on the same port: the phones find their seats again
+                self.app.pairing.start_virtual(dev)  # on their saved state; the tablet resends their views
+        self.app.pairing.sync_phones()  # the same addresses on the same port: the phones find their seats again
         self._pair_or_play()
 
     def _open(self, ref, path):
-        self.app.close_dashboards()  # never an earlier game's virtual dashboards (a Formula 1 race's, say)
+        self.app.pairing.close_dashboards()  # never an earlier game's virtual dashboards (a Formula 1 race's, say)
         self.ref, self.path = ref, path
         self.table = f5_view.F5Table(ref)
         self.moves = f5_view.Moves(ref)
@@ -205,7 +205,7 @@ class F5Controller:
             self.app.screen("pairing").ids.roll.text = (
                 "Formula 5: each player's hand goes to their own dashboard only, a Pico or their phone.")
             self.app.show("pairing")
-            self.app.sync_phones()
+            self.app.pairing.sync_phones()
         else:
             self.begin()
 
@@ -217,16 +217,16 @@ class F5Controller:
 
     def begin(self):
         """From the pairing screen to the table: the players' cars still without one get a virtual dashboard."""
-        self.app.give_the_rest()
+        self.app.pairing.give_the_rest()
         self.app.sm.current = "f5table"
         self.since_auto = None  # the table is shown for a whole AUTO_S before the tablet plays on
         self.refresh(force=True)
 
     def leave(self):
-        """Back to the Formula 1 setup; a game in progress stays saved and can be resumed."""
+        """Back to the game choice; a game in progress stays saved and can be resumed."""
         self.close()
         self.app.f5 = None
-        self.app.show("setup")  # its Continue offers the game just left
+        self.app.show("games")  # its Continue offers the game just left
 
     def back(self):
         """Back (Escape, Android's Back, a screen's Back button) on a Formula 5 screen."""
@@ -318,7 +318,7 @@ class F5Controller:
         if self.ref is not None:
             if not self.read_only:
                 self.app.bridge.attach(None)
-                self.app.close_dashboards()
+                self.app.pairing.close_dashboards()
             self.ref.close()
             self.ref = None
 
@@ -329,7 +329,7 @@ class F5Controller:
             return
         self._pair_new_dashboards()
         if self.app.sm.current == "pairing":
-            self.app.refresh_pairing()
+            self.app.pairing.refresh()
             return  # the game starts when the players have their dashboards
         # The first frame's dt is the time the table took to open (dashboards starting): it counts for nothing.
         self.since_auto = 0.0 if self.since_auto is None else self.since_auto + dt
@@ -373,7 +373,7 @@ class F5Controller:
             if ref.controller(car) == "waiting" and not phone:
                 ref.pair(car, free.pop(0))
                 bridge.push()
-                self.app.sync_phones()
+                self.app.pairing.sync_phones()
 
     def refresh(self, force=False):
         ref = self.ref
@@ -455,7 +455,7 @@ class F5Controller:
             ids.dash_tabs.add_widget(tab)
             if dev not in self.dashes:
                 dash = VirtualDash()
-                dash.bind(on_button=lambda _w, name, dev=dev: app.press(dev, name))
+                dash.bind(on_button=lambda _w, name, dev=dev: app.pairing.press(dev, name))
                 dash.dev = dev
                 dash.oled.hidden = True  # every F5 screen of a dashboard shows its hand, or what is in it
                 dash.oled.cover = "Cards hidden\nhold here to look"

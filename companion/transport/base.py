@@ -169,7 +169,8 @@ class Transport:
             d.remember(ids)
 
     def pending(self, dev=None):
-        """Commands not yet answered, [[dev, id, name, args], ...]: save them to resend after a restart."""
+        """Commands not yet answered, [[dev, id, name, args], ...]. Not kept across an app restart: the resumed
+        game syncs a dashboard whose hello differs from the table (docs/protocol.md §9)."""
         with self.lock:
             return [[d.dev, p[0], p[1], p[2]] for d in self.devices.values() for p in d.pending
                     if dev is None or d.dev == dev]

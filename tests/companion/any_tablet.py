@@ -39,6 +39,8 @@ def scenario(d):
     d.note("virtual", bool(virtual.available()))
     d.note("imported", sorted(m for m in UNIX_TERMINALS if m in sys.modules))
     d.note("source", [type(s).__name__ for s in getattr(app.transport.source, "sources", [app.transport.source])])
+    yield tap(app.screen("games").ids.choose_f1)  # the game choice, then Formula 1's setup
+    yield lambda: app.sm.current == "setup"
     ids = app.screen("setup").ids
     for i, w in enumerate(reversed(ids.names.children)):
         w.text = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"][i]
@@ -50,7 +52,7 @@ def scenario(d):
     d.note("phones", app.phones is not None)
     yield 0.2
     app.new_game()
-    yield lambda: app.sm.current == "setup"
+    yield lambda: app.sm.current == "games"
 
 
 def phone_scenario(d):
@@ -59,6 +61,8 @@ def phone_scenario(d):
     app = d.app
     yield lambda: app.bridge is not None and app.first_frame is not None
     d.note("virtual", bool(app.ports is not None))
+    yield tap(app.screen("games").ids.choose_f1)  # the game choice, then Formula 1's setup
+    yield lambda: app.sm.current == "setup"
     ids = app.screen("setup").ids
     for i, w in enumerate(reversed(ids.names.children)):
         w.text = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"][i]
@@ -67,7 +71,7 @@ def phone_scenario(d):
     ref = app.f1.ref
     seats = [s for s, *_ in app.f1.pairing_seats()]
     first = ref.race.seat  # the car that moves first: its phone sets its speed as soon as the race starts
-    app.refresh_pairing(force=True)
+    app.pairing.refresh(force=True)
     rows = list(reversed(app.screen("pairing").ids.seats.children))
     d.note("first", first)
     d.note("addresses", [app.phones.address(s) for s in seats])
@@ -77,7 +81,7 @@ def phone_scenario(d):
     yield lambda: ref.pairs.get(first) is not None  # the page linked on the seat's token: paired by itself
     yield 0.3
     dev = ref.pairs[first]
-    app.refresh_pairing(force=True)
+    app.pairing.refresh(force=True)
     rows = list(reversed(app.screen("pairing").ids.seats.children))
     d.note("paired", {"dev": dev, "pairs": {str(s): v for s, v in ref.pairs.items()},
                       "card": [w.text for w in rows[first].walk() if hasattr(w, "text")],
@@ -109,14 +113,14 @@ def phone_scenario(d):
     d.save()
     yield 0.2
     app.new_game()
-    yield lambda: app.sm.current == "setup"
+    yield lambda: app.sm.current == "games"
 
 
 def resume_scenario(d):
     from tests.companion.appdriver import tap
 
     app = d.app
-    ids = app.screen("setup").ids
+    ids = app.screen("games").ids
     yield lambda: app.bridge is not None and not ids.resume.disabled
     yield tap(ids.resume)
     yield lambda: app.sm.current == "race" and app.phones is not None and app.phones.ready()
@@ -131,7 +135,7 @@ def resume_scenario(d):
     d.save()
     yield 0.2
     app.new_game()
-    yield lambda: app.sm.current == "setup"
+    yield lambda: app.sm.current == "games"
 
 
 def main(argv):

@@ -127,12 +127,33 @@ def dashboards_agree(app):
     return bool(ref.pairs) and not app.transport.pending()
 
 
+def choice_ids(app):
+    """The game choice's widgets (the first screen: Continue, Formula 1, Formula 5, Saved games)."""
+    return app.screen("games").ids
+
+
+def open_f1(app):
+    """From the game choice (the app opens on it) to Formula 1's setup, by its button."""
+    yield lambda: app.bridge is not None and app.sm.current == "games"
+    yield tap(choice_ids(app).choose_f1)
+    yield lambda: app.sm.current == "setup"
+
+
+def open_f5(app):
+    """From the game choice to Formula 5's setup, by its button."""
+    yield lambda: app.bridge is not None and app.sm.current == "games"
+    yield tap(choice_ids(app).choose_f5)
+    yield lambda: app.sm.current == "f5setup"
+
+
 def setup_and_pair(d, players=3, on_tablet=1):
     """Setup, then pairing: the first `on_tablet` cars' dashboards on the tablet's screen (their players have no
     hardware and chose it), the rest on phones (the default)."""
     app = d.app
     ids = app.screen("setup").ids
     yield lambda: app.bridge is not None
+    if app.sm.current == "games":
+        yield from open_f1(app)
     yield tap(ids.more)
     yield tap(ids.fewer)
     for _ in range(abs(players - 3)):
@@ -291,9 +312,11 @@ def tour(d):
     yield 0.1
     yield tap(ids.new_race)
     yield lambda: app.sm.current == "setup"
+    yield tap(app.screen("setup").ids.back)  # Formula 1's setup goes back to the game choice
+    yield lambda: app.sm.current == "games"
     yield 0.3
-    d.note("setup_after_finish", [app.screen("setup").ids.resume.disabled, app.screen("setup").ids.resume_note.text])
-    yield tap(app.screen("setup").ids.saved)
+    d.note("setup_after_finish", [choice_ids(app).resume.disabled, choice_ids(app).resume_note.text])
+    yield tap(choice_ids(app).saved)
     rows = list(reversed(app.screen("saved").ids.games.children))
     d.note("saved_after_finish", [(r.players, r.state) for r in rows])
     yield tap(rows[0].ids.open)
@@ -425,7 +448,7 @@ def play_then_idle(d):
 
 def resume(d):
     app = d.app
-    ids = app.screen("setup").ids
+    ids = choice_ids(app)
     yield lambda: not ids.resume.disabled
     yield tap(ids.resume)
     yield lambda: app.sm.current == "race"
@@ -487,22 +510,25 @@ def damaged(d):
     """The newest saved game is damaged: the setup screen says so, offers no resume, and a new game starts; the
     pairing screen's Back, before the race, in both games."""
     app = d.app
+    choice = choice_ids(app)
     ids = app.screen("setup").ids
-    yield lambda: ids.resume_note.text != ""
-    d.note("note", ids.resume_note.text)
-    d.note("resume_disabled", ids.resume.disabled)
-    yield tap(ids.saved)
+    yield lambda: choice.resume_note.text != ""
+    d.note("note", choice.resume_note.text)
+    d.note("resume_disabled", choice.resume.disabled)
+    yield tap(choice.saved)
     rows = list(reversed(app.screen("saved").ids.games.children))
     d.note("saved_rows", [(r.players, r.state, r.detail, r.ids.open.disabled) for r in rows])
     app.back()
     yield 0.1
+    yield from open_f1(app)
     yield tap(ids.start)
     yield lambda: app.sm.current == "pairing"
     d.note("new_game", os.path.basename(app.f1.path))
     # Back from a race not started yet: Formula 1's pairing to its setup, Formula 5's to its own.
     yield tap(app.screen("pairing").ids.back)
     d.note("pairing_back", [app.sm.current, app.f1.ref is None])
-    yield tap(ids.choose_f5)
+    app.back()  # Formula 1's setup: back to the game choice
+    yield from open_f5(app)
     yield tap(app.screen("f5setup").ids.start)
     yield lambda: app.sm.current == "pairing"
     yield tap(app.screen("pairing").ids.back)
@@ -552,9 +578,10 @@ def people(d):
     peeked at, leaving a race and finding it in Saved games, deleting it."""
     app = d.app
     ids = app.screen("setup").ids
+    choice = choice_ids(app)
     yield lambda: app.bridge is not None
     d.note("variants", [w.text for w in reversed(ids.variants.children)])
-    # Escape (Android's Back) on the setup screen asks before quitting; Back again answers no. Through the
+    # Escape (Android's Back) on the game choice asks before quitting; Back again answers no. Through the
     # window's own keyboard event, as a key press arrives: Kivy's default would close the app.
     from kivy.core.window import Window
 
@@ -563,12 +590,17 @@ def people(d):
     Window.dispatch("on_keyboard", 27, 41, None, [])
     yield 0.1
     d.note("setup_back_twice", [app.sm.current, app.popup is None])
-    yield tap(ids.choose_f5)  # Formula 5's screens go back too: its setup to this one
+    yield tap(choice.choose_f1)  # Formula 1's setup goes back to the game choice
+    shown = app.sm.current
+    Window.dispatch("on_keyboard", 27, 41, None, [])
+    yield 0.1
+    d.note("back_from_setup", [shown, app.sm.current])
+    yield tap(choice.choose_f5)  # Formula 5's screens go back too: its setup to the game choice
     shown = app.sm.current
     Window.dispatch("on_keyboard", 27, 41, None, [])
     yield 0.1
     d.note("back_from_f5setup", [shown, app.sm.current, app.f5 is None])
-    yield tap(ids.saved)
+    yield tap(choice.saved)
     d.note("saved_empty", app.screen("saved").ids.saved_message.text)
     app.back()
     d.note("saved_back", app.sm.current)
@@ -682,9 +714,9 @@ def people(d):
     d.note("race_back_no", app.sm.current)
     app.back()
     app.popup.answer(True)
-    yield lambda: app.sm.current == "setup" and not app.screen("setup").ids.resume.disabled
-    d.note("continue", app.screen("setup").ids.resume_note.text)
-    yield tap(app.screen("setup").ids.saved)
+    yield lambda: app.sm.current == "games" and not choice.resume.disabled
+    d.note("continue", choice.resume_note.text)
+    yield tap(choice.saved)
     games = app.screen("saved").ids.games
     rows = list(reversed(games.children))
     d.note("saved_rows", [(r.players, r.state, r.detail) for r in rows])
@@ -706,15 +738,17 @@ def continue_after_pairing(d):
 
     app = d.app
     ids = app.screen("setup").ids
-    yield lambda: app.bridge is not None
+    yield from open_f1(app)
     for i, w in enumerate(reversed(ids.names.children)):
         w.text = ["Ann", "Bob", "Cy"][i]
     yield tap(ids.start)
     yield lambda: app.sm.current == "pairing" and app.phones is not None and app.phones.ready()
     d.note("addresses", [app.phones.address(seat) for seat in range(3)])
-    Window.dispatch("on_keyboard", 27, 41, None, [])  # Escape
-    yield lambda: app.sm.current == "setup" and not ids.resume.disabled
-    yield tap(ids.resume)
+    Window.dispatch("on_keyboard", 27, 41, None, [])  # Escape: Formula 1's setup
+    yield lambda: app.sm.current == "setup"
+    Window.dispatch("on_keyboard", 27, 41, None, [])  # Escape again: the game choice
+    yield lambda: app.sm.current == "games" and not choice_ids(app).resume.disabled
+    yield tap(choice_ids(app).resume)
     yield lambda: app.sm.current in ("race", "pairing")
     if app.sm.current == "pairing":  # a fix may show the skipped step again: Race then does the rest
         yield tap(app.screen("pairing").ids.go)
@@ -896,7 +930,7 @@ def pairing_sizes(d):
 
     app = d.app
     ids = app.screen("setup").ids
-    yield lambda: app.bridge is not None
+    yield from open_f1(app)
     app.f1.form.set_count(6)
     app.f1.fill_setup()
     yield tap(ids.start)
@@ -904,7 +938,7 @@ def pairing_sizes(d):
     fits = {}
     for w, h in SIZES:
         Window.size = (w, h)
-        app.refresh_pairing(force=True)
+        app.pairing.refresh(force=True)
         yield 0.5
         cards = list(reversed(app.screen("pairing").ids.seats.children))
         fits["%dx%d" % (w, h)] = {
@@ -921,9 +955,7 @@ def stale_words(d):
     """Issue 25 defect 13: words of another game. A new Formula 5 game with no Green player said "Green's
     dashboard is on this tablet..."; the quit question during Formula 5 named Formula 1."""
     app = d.app
-    yield lambda: app.bridge is not None
-    yield tap(app.screen("setup").ids.choose_f5)
-    yield lambda: app.sm.current == "f5setup"
+    yield from open_f5(app)
     app.f5.form.roles = ["dashboard", "bot", "dashboard", "bot", "bot"]  # red, yellow, green, blue, white
     app.f5._fill_roles()
     yield tap(app.screen("f5setup").ids.start)
@@ -947,19 +979,22 @@ def stale_words(d):
     app.back()
 
 
+def f5_bots_play(app, moves):
+    """The Formula 5 table's bots play until the game has more than `moves` moves, then wait."""
+    app.f5.auto_s = 0.03
+    yield lambda: len(app.f5.ref.game.events) > moves
+    app.f5.auto_s = 3600.0
+
+
 def f5_played(d):
     """A Formula 5 game of bots played a little, then the app ends (as a kill would, mid-game)."""
     app = d.app
-    yield lambda: app.bridge is not None
-    yield tap(app.screen("setup").ids.choose_f5)
-    yield lambda: app.sm.current == "f5setup"
+    yield from open_f5(app)
     app.f5.form.roles = ["bot", "bot", "bot", "bot", "none"]
     app.f5._fill_roles()
     yield tap(app.screen("f5setup").ids.start)
     yield lambda: app.sm.current == "f5table"
-    app.f5.auto_s = 0.03
-    yield lambda: len(app.f5.ref.game.events) > 6
-    app.f5.auto_s = 3600.0
+    yield from f5_bots_play(app, 6)
     d.note("events", len(app.f5.ref.game.events))
 
 
@@ -967,14 +1002,56 @@ def f5_continued(d):
     """Issue 25 defect 10: the app opened again after a Formula 5 game: its setup's Continue offers that game
     (it offered only Formula 1's, "The last race is over", Continue dimmed), and Saved games counts both."""
     app = d.app
-    ids = app.screen("setup").ids
+    ids = choice_ids(app)
     yield lambda: ids.saved.text.startswith("Saved games (")
     yield 0.2
     d.note("setup", {"resume": [ids.resume.text, not ids.resume.disabled], "note": ids.resume_note.text,
-                     "saved": ids.saved.text})
+                     "saved": ids.saved.text, "screen": app.sm.current})
     yield tap(ids.resume)
     yield lambda: app.sm.current == "f5table"
     d.note("resumed", len(app.f5.ref.game.events))
+    app.f5.auto_s = 3600.0
+
+
+def f5_left_then_killed(d):
+    """Issue 25 defect 10, the rest: leaving Formula 5 landed on Formula 1's setup. A Formula 5 game of bots
+    from the game choice, left by Back (asked, Leave): the game choice, with Continue for it; continued, played
+    on, and then the app is killed (the test sends SIGKILL once this has saved what it saw)."""
+    from kivy.core.window import Window
+
+    app = d.app
+    ids = choice_ids(app)
+    yield from f5_played(d)  # a game of bots, a few moves in
+    Window.dispatch("on_keyboard", 27, 41, None, [])  # Escape (Android's Back) on the table: asked first
+    d.note("leave_asks", app.popup.question if app.popup else None)
+    yield tap(button(app.popup, "Leave"))
+    yield lambda: app.sm.current != "f5table" and not ids.resume.disabled
+    d.note("left", {"screen": app.sm.current, "f5": app.f5 is not None, "resume": ids.resume.text,
+                    "note": ids.resume_note.text})
+    d.shot("games-after-f5")
+    yield tap(ids.resume)
+    yield lambda: app.sm.current == "f5table"
+    yield from f5_bots_play(app, len(app.f5.ref.game.events) + 2)  # continued, and played on
+    yield 0.2
+    d.note("events", len(app.f5.ref.game.events))
+    d.save()
+    yield 3600
+
+
+def first_sight(d):
+    """The app as it opens: the screen it shows first, and Continue as soon as the saved games are read (within
+    a few seconds of the first frame, no tap); then Continue taken."""
+    app = d.app
+    ids = choice_ids(app)
+    yield lambda: app.first_frame is not None
+    first = app.sm.current
+    yield lambda: not ids.resume.disabled or time.monotonic() > app.first_frame + 10
+    d.note("first", {"screen": first, "now": app.sm.current, "resume": [ids.resume.text, not ids.resume.disabled],
+                     "note": ids.resume_note.text})
+    d.shot("games-first-sight")
+    yield tap(ids.resume)
+    yield lambda: app.sm.current == "f5table"
+    d.note("resumed", {"events": len(app.f5.ref.game.events), "screen": app.sm.current})
     app.f5.auto_s = 3600.0
 
 
@@ -1072,6 +1149,7 @@ def screens_fit(d):
     fits = {}
 
     def look(screen):
+        app.sm.current = screen
         for w, h in SIZES:
             Window.size = (w, h)
             yield 0.5
@@ -1080,6 +1158,8 @@ def screens_fit(d):
         Window.size = SIZES[0]
         yield 0.3
 
+    yield 0.3  # the game choice has looked for saved games (there are none)
+    yield from look("games")
     yield from look("setup")
     yield from quick_race(d, players=6)
     view = app.f1.view
@@ -1098,9 +1178,7 @@ def screens_fit(d):
 def f5_finished_row(d):
     """Issue 25 defect 6 (in part): a finished Formula 5 game in Saved games was dimmed and said nothing."""
     app = d.app
-    yield lambda: app.bridge is not None
-    yield tap(app.screen("setup").ids.choose_f5)
-    yield lambda: app.sm.current == "f5setup"
+    yield from open_f5(app)
     app.f5.form.roles = ["bot", "bot", "none", "bot", "none"]
     app.f5._fill_roles()
     yield tap(app.screen("f5setup").ids.start)
@@ -1111,8 +1189,8 @@ def f5_finished_row(d):
     yield 0.3
     order = [ref.names()[car] for car in ref.game.order if ref.game.is_player(car)]
     yield tap(app.screen("f5table").ids.leave)
-    yield lambda: app.sm.current == "setup"
-    yield tap(app.screen("setup").ids.saved)
+    yield lambda: app.sm.current == "games"
+    yield tap(choice_ids(app).saved)
     rows = list(reversed(app.screen("saved").ids.games.children))
     d.note("row", {"players": rows[0].players, "state": rows[0].state, "detail": rows[0].detail, "order": order})
 
@@ -1351,7 +1429,7 @@ def f5_sizes(d):
         for w, h in SIZES:
             Window.size = (w, h)
             if screen == "pairing":
-                app.refresh_pairing(force=True)  # its cards are made at the window's size (a tablet's never changes)
+                app.pairing.refresh(force=True)  # its cards are made at the window's size (a tablet's never changes)
             yield 0.4
             key = "%s-%dp-%dx%d" % (label, players, w, h)
             fits[key] = {"faults": text_faults(app, screen, w, h)}
@@ -1365,9 +1443,7 @@ def f5_sizes(d):
         Window.size = SIZES[0]
         yield 0.3
 
-    yield lambda: app.bridge is not None
-    yield tap(app.screen("setup").ids.choose_f5)
-    yield lambda: app.sm.current == "f5setup"
+    yield from open_f5(app)
     cars = list(reversed(app.screen("f5setup").ids.cars.children))
     for car in range(1, 5):  # bot -> no player -> dashboard
         yield tap(cars[car])
@@ -1403,9 +1479,9 @@ def f5_sizes(d):
     d.note("peek", peek + [oled.shown() if oled is not None else None])
     for players, roles in ((4, ["bot", "bot", "bot", "bot", "none"]), (2, ["none", "bot", "none", "bot", "none"])):
         yield tap(app.screen("f5table").ids.leave)
-        yield lambda: app.sm.current == "setup" and app.f5 is None
-        yield 0.6  # a look first: Play Formula 5 lies where Leave was, and a tap there at once is a double tap
-        yield tap(app.screen("setup").ids.choose_f5)
+        yield lambda: app.sm.current == "games" and app.f5 is None
+        yield 0.6  # a look first: a tap at once where Leave was is a double tap (dropped)
+        yield tap(choice_ids(app).choose_f5)
         yield lambda: app.sm.current == "f5setup"
         if players == 4:  # the game just left is offered to resume, in words
             yield lambda: not app.screen("f5setup").ids.resume.disabled
@@ -1432,7 +1508,7 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
-SCENARIOS = {"continue_after_pairing": continue_after_pairing, "f5_finished_row": f5_finished_row, "screens_fit": screens_fit, "words_whole": words_whole, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+SCENARIOS = {"continue_after_pairing": continue_after_pairing, "f5_finished_row": f5_finished_row, "screens_fit": screens_fit, "words_whole": words_whole, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "f5_left_then_killed": f5_left_then_killed, "first_sight": first_sight, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes}
 
 

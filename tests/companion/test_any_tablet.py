@@ -57,7 +57,7 @@ def run(tmp_path, *flags):
 
 
 def _offers_no_dashboard_here(seen, phones=True):
-    assert seen["screen"] == "setup" and seen["ok"] == 1
+    assert seen["screen"] == "games" and seen["ok"] == 1
     assert seen["virtual"] is False
     assert seen["offered"] == [None, None, None]  # no "Show it on this tablet instead", no "Use a phone"
     for texts in seen["cards"]:

@@ -107,22 +107,28 @@ def test_a_damaged_saved_game_is_named_not_resumed(tmp_path, monkeypatch):
     assert os.path.exists(path)  # nothing is deleted
 
 
-def test_kill_mid_race_then_resume_the_same_game_everywhere(tmp_path):
-    data = tmp_path / "data"
-    out = tmp_path / "before.json"
-    proc = start("play_then_idle", out, data)
+def killed(scenario, tmp_path, data, seed=None, timeout=60):
+    """Run `scenario` until it has saved what it saw (then it waits), and kill the app: SIGKILL, no goodbye."""
+    out = tmp_path / (scenario + ".json")
+    proc = start(scenario, out, data, seed)
     try:
-        end = time.monotonic() + 60
+        end = time.monotonic() + timeout
         while not out.exists() and proc.poll() is None and time.monotonic() < end:
             time.sleep(0.05)
         assert out.exists(), proc.stderr.read().decode(errors="replace")[-3000:] if proc.poll() is not None else ""
         before = json.loads(out.read_text())
         assert "error" not in before, before["error"]
-        os.kill(proc.pid, signal.SIGKILL)  # no goodbye, mid-turn
+        os.kill(proc.pid, signal.SIGKILL)
         proc.wait(5)
     finally:
         if proc.poll() is None:
             proc.kill()
+    return before
+
+
+def test_kill_mid_race_then_resume_the_same_game_everywhere(tmp_path):
+    data = tmp_path / "data"
+    before = killed("play_then_idle", tmp_path, data)  # mid-turn
     # Its virtual dashboards die with it (they are the app's children) ...
     end = time.monotonic() + 5
     while any(os.path.exists("/proc/%d" % pid) for pid in before["children"]) and time.monotonic() < end:
@@ -146,11 +152,12 @@ def test_people_tap_twice_tap_late_press_back_and_peek(tmp_path):
     quit, there was no Saved games screen, the OLED was drawn at 1.56x and the hand shown to all."""
     seen = run("people", tmp_path, tmp_path / "data", seed=7)
     assert seen["setup_back_asks"].startswith("Quit the companion? Every race stays saved.")
-    assert seen["setup_back_twice"] == ["setup", True]  # Back on the question answers no: nothing quits
+    assert seen["setup_back_twice"] == ["games", True]  # Back on the question answers no: nothing quits
+    assert seen["back_from_setup"] == ["setup", "games"]  # Formula 1's setup: back to the game choice
     assert len(seen["variants"]) == 4 and not any("_" in t for t in seen["variants"])  # words, not FREE_40
     assert seen["new_turn_table"] == {"dice": [0, 0], "chart_row": ""}  # Ann's dice went with her turn
-    assert seen["back_from_f5setup"] == ["f5setup", "setup", True]
-    assert seen["saved_empty"].startswith("No saved games yet") and seen["saved_back"] == "setup"
+    assert seen["back_from_f5setup"] == ["f5setup", "games", True]
+    assert seen["saved_empty"].startswith("No saved games yet") and seen["saved_back"] == "games"
     for name in ("pairing", "history", "results"):
         assert seen["back_from_" + name] == [name, "race"]
     assert seen["keys"] == seen["keys_turn2"]  # every speed in its place, turn after turn
@@ -182,7 +189,7 @@ def test_people_tap_twice_tap_late_press_back_and_peek(tmp_path):
     assert seen["continue"].startswith("Ann, Bob")
     assert seen["saved_rows"][0][:2] == ["Ann, Bob", "IN PROGRESS"]
     assert seen["delete_asks"].startswith("Delete the saved game of Ann, Bob?")
-    assert seen["after_delete"] == [] and seen["saved_back_again"] == "setup"
+    assert seen["after_delete"] == [] and seen["saved_back_again"] == "games"
 
 
 def test_every_car_in_view_at_three_sizes(tmp_path):
@@ -244,8 +251,8 @@ def test_a_wrong_last_finish_is_undone_from_the_results(tmp_path):
 
 
 def test_every_other_formula1_screen_fits_at_three_sizes(tmp_path):
-    """Issue 25 point 2: the setup (six players), history and saved games at 1280x800, 1920x1200 and 800x480: no
-    text under 16 px, none cut or shortened (names aside), none outside its box. Fails on the old main (7-10 px
-    text at 800x480)."""
+    """Issue 25 point 2: the game choice, the setup (six players), history and saved games at 1280x800, 1920x1200
+    and 800x480: no text under 16 px, none cut or shortened (names aside), none outside its box. Fails on the old
+    main (7-10 px text at 800x480)."""
     seen = run("screens_fit", tmp_path, tmp_path / "data", seed=3, timeout=150)
-    assert len(seen["fits"]) == 9 and {k: v for k, v in seen["fits"].items() if v} == {}
+    assert len(seen["fits"]) == 12 and {k: v for k, v in seen["fits"].items() if v} == {}

@@ -107,7 +107,7 @@ def test_the_setup_continues_a_formula_5_game(tmp_path, monkeypatch):
     view.ref.close()
     played = run("f5_played", tmp_path, data, seed=5, timeout=120)
     seen = run("f5_continued", tmp_path, data, timeout=120)
-    assert seen["setup"]["resume"] == ["Continue the Formula 5 game", True]
+    assert seen["setup"]["screen"] == "games" and seen["setup"]["resume"] == ["Continue the Formula 5 game", True]
     assert seen["setup"]["note"].startswith("Formula 5: ") and seen["setup"]["saved"] == "Saved games (2)"
     assert seen["resumed"] >= played["events"]
 

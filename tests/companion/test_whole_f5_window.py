@@ -8,7 +8,7 @@ from tests.companion.test_whole_race_window import halves
 
 def test_a_whole_formula5_game_through_the_window_with_back_double_taps_and_a_kill(tmp_path):
     before, after = halves(tmp_path, "f5_first_half", "f5_second_half", seed=55)
-    assert before["choose_twice"] == ["f5setup", "setup"]  # Back from Formula 5's setup, nothing asked
+    assert before["choose_twice"] == ["f5setup", "games"]  # Back from Formula 5's setup, nothing asked
     assert before["roles"] == ["dashboard", "dashboard", "none", "none", "none"]
     assert before["start_twice"] == {"screen": "pairing", "games": 1}  # a double tap: one game, its pairing
     assert before["placed"] == {"pairs": {"0": "f5-virtual-1", "1": "f5-virtual-2"}, "places": ["tablet", "tablet"]}
@@ -29,5 +29,5 @@ def test_a_whole_formula5_game_through_the_window_with_back_double_taps_and_a_ki
     assert after["results"]["headline"].endswith("wins the race")
     asked, screen, closed, resume_off, note = after["left"]
     assert asked.startswith("Leave this Formula 5 game?")  # Back asked (and Back again kept the table)
-    assert screen == "setup" and closed is True and resume_off is True  # Leave double tapped: left, once
+    assert screen == "games" and closed is True and resume_off is True  # Leave double tapped: left, once
     assert note == "The last Formula 5 game is over: its results are in Saved games"

@@ -68,15 +68,15 @@ def alive(pid):
 
 def test_a_whole_race_through_the_window_with_back_double_taps_and_a_kill(tmp_path):
     before, after = halves(tmp_path, "race_first_half", "race_second_half", seed=7)
-    # Setup: Back asks to quit and Back again is no; the fewest laps the rules allow (3).
-    assert before["setup_back"] == ["Quit the companion? Every race stays saved.", "setup", True]
+    # The game choice: Back asks to quit and Back again is no; the fewest laps the rules allow (3).
+    assert before["setup_back"][0].startswith("Quit the companion?") and before["setup_back"][1:] == ["games", True]
     assert before["laps"] == "3"
     # Roll for seats and start, double tapped: one game, the pairing screen (the second tap pressed Race, which
     # lay under the finger, and the race began without its pairing).
     assert before["start_twice"] == {"screen": "pairing", "games": 1, "pairs": 0}
     # "Show it on this tablet instead", double tapped: on the tablet (the second tap pressed "Use a phone").
     assert before["virtual_twice"] == {"screen": "pairing", "pairs": {"0": "virtual-1"}}
-    assert before["pairing_back"][0] == "setup" and before["pairing_back"][1].startswith("Ann, Bob, Cy")
+    assert before["pairing_back"][:2] == ["setup", "games"] and before["pairing_back"][2].startswith("Ann, Bob, Cy")
     assert before["continued"] == {"screen": "race", "games": 1, "pairs": 3}  # every car its dashboard
     # Every double tap acted once: one roll per corner, one End turn per turn, the turn to the next player.
     log = before["log"] + after["log"]
@@ -105,5 +105,5 @@ def test_a_whole_race_through_the_window_with_back_double_taps_and_a_kill(tmp_pa
     assert "finished, 1 space over the line" in [r[3] for r in results]  # one space, not "1 spaces"
     assert after["results_back"] == ["race", "RACE OVER"]
     asked, screen, resume_off, note = after["left"]
-    assert asked.startswith("Leave the race?") and screen == "setup" and resume_off is True
+    assert asked.startswith("Leave the race?") and screen == "games" and resume_off is True
     assert note == "The last race is over: its results are in Saved games"

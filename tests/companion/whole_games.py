@@ -17,6 +17,7 @@ from shared_rules.f1.race import MIN_LAPS
 from tests.companion import appdriver
 from tests.companion.appdriver import (
     button,
+    choice_ids,
     corner_button,
     dashboards_agree,
     drive,
@@ -81,16 +82,20 @@ def events(app, kind):
 # ---- Formula 1: a whole race for three -------------------------------------------------------------------------
 
 def race_setup(d):
-    """Setup (Back asks to quit; Back again is no), three players, the fewest laps, Roll for seats double tapped,
-    one dashboard on the tablet, Back on pairing, the setup's Continue."""
+    """The game choice (Back asks to quit; Back again is no), Formula 1 (a double tap), three players, the
+    fewest laps, Roll for seats double tapped, one dashboard on the tablet, Back on pairing and on the setup, the
+    game choice's Continue (a double tap)."""
     app = d.app
     ids = app.screen("setup").ids
-    yield lambda: app.bridge is not None
+    choice = choice_ids(app)
+    yield lambda: app.bridge is not None and app.sm.current == "games"
     escape()
     asked = question(app)
     escape()
     yield 0.1
     d.note("setup_back", [asked, app.sm.current, app.popup is None])
+    yield from double_tap(choice.choose_f1)
+    yield lambda: app.sm.current == "setup"
     while ids.count.text != "3":
         yield tap(ids.fewer if int(ids.count.text) > 3 else ids.more)
     while ids.laps.text != str(MIN_LAPS):  # the fewest laps the rules allow
@@ -109,9 +114,11 @@ def race_setup(d):
     yield 0.3
     d.note("virtual_twice", {"screen": app.sm.current, "pairs": dict((str(k), v) for k, v in app.f1.ref.pairs.items())})
     escape()  # Back on pairing: the race is not started; it stays saved
-    yield lambda: app.sm.current == "setup" and not ids.resume.disabled
-    d.note("pairing_back", [app.sm.current, ids.resume_note.text])
-    yield from double_tap(ids.resume)  # Continue, a double tap
+    yield lambda: app.sm.current == "setup"
+    escape()  # Back on the setup: the game choice, which offers to continue that race
+    yield lambda: app.sm.current == "games" and not choice.resume.disabled
+    d.note("pairing_back", ["setup", app.sm.current, choice.resume_note.text])
+    yield from double_tap(choice.resume)  # Continue, a double tap
     yield lambda: app.sm.current in ("race", "pairing")
     if app.sm.current == "pairing":
         yield from double_tap(app.screen("pairing").ids.go)
@@ -231,8 +238,8 @@ def race_second_half(d):
     """The app opened again after the kill: Continue (a double tap), the race played to its end, the last End
     turn a double tap; Results; Back to the race, Back, Leave."""
     app = d.app
-    ids = app.screen("setup").ids
-    yield lambda: app.bridge is not None and not ids.resume.disabled
+    ids = choice_ids(app)
+    yield lambda: app.bridge is not None and app.sm.current == "games" and not ids.resume.disabled
     d.note("resume_note", ids.resume_note.text)
     yield from double_tap(ids.resume)
     yield lambda: app.sm.current == "race"
@@ -282,10 +289,9 @@ def race_second_half(d):
     yield 0.1
     asked = question(app)
     yield tap(app.popup.ids.yes)
-    yield lambda: app.sm.current == "setup"
+    yield lambda: app.sm.current == "games"
     yield 0.5
-    d.note("left", [asked, app.sm.current, app.screen("setup").ids.resume.disabled,
-                    app.screen("setup").ids.resume_note.text])
+    d.note("left", [asked, app.sm.current, ids.resume.disabled, ids.resume_note.text])
 
 
 # ---- Formula 5: a whole game for two players, both dashboards on this tablet ------------------------------------
@@ -300,18 +306,18 @@ def f5_fast(app):
 
 
 def f5_setup(d):
-    """Play Formula 5 (a double tap), Back, Play Formula 5 again; red and yellow players, the rest without a
+    """The game choice's Formula 5 (a double tap), Back, Formula 5 again; red and yellow players, the rest without a
     player; Start (a double tap); each player's dashboard on this tablet (double taps); Start (a double tap)."""
     app = d.app
-    setup = app.screen("setup").ids
-    yield lambda: app.bridge is not None
-    yield from double_tap(setup.choose_f5)
+    choice = choice_ids(app)
+    yield lambda: app.bridge is not None and app.sm.current == "games"
+    yield from double_tap(choice.choose_f5)
     yield lambda: app.sm.current == "f5setup"
     chosen = app.sm.current
-    escape()  # Back: the Formula 1 setup again, nothing asked (nothing started)
-    yield lambda: app.sm.current == "setup"
+    escape()  # Back: the game choice again, nothing asked (nothing started)
+    yield lambda: app.sm.current == "games"
     d.note("choose_twice", [chosen, app.sm.current])
-    yield from double_tap(setup.choose_f5)
+    yield from double_tap(choice.choose_f5)
     yield lambda: app.sm.current == "f5setup"
     ids = app.screen("f5setup").ids
     cars = list(reversed(ids.cars.children))
@@ -503,8 +509,8 @@ def f5_second_half(d):
     from tests.firmware.dash import text_rows
 
     app = d.app
-    ids = app.screen("setup").ids
-    yield lambda: app.bridge is not None and not ids.resume.disabled
+    ids = choice_ids(app)
+    yield lambda: app.bridge is not None and app.sm.current == "games" and not ids.resume.disabled
     d.note("resume", [ids.resume.text, ids.resume_note.text])
     yield from double_tap(ids.resume)
     yield lambda: app.sm.current == "f5table"
@@ -536,7 +542,7 @@ def f5_second_half(d):
     asked = question(app)
     escape()
     yield 0.1
-    yield from double_tap(table.leave)  # Leave, a double tap: the setup (Play Formula 5 lay under the finger)
+    yield from double_tap(table.leave)  # Leave, a double tap: the game choice, left once
     yield 0.5
     d.note("left", [asked, app.sm.current, app.f5 is None, ids.resume.disabled, ids.resume_note.text])
 

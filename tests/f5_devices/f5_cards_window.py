@@ -107,7 +107,7 @@ def until(cond, seconds):
 
 def start_game(d, roles):
     app = d.app
-    yield tap(app.screen("setup").ids.choose_f5)
+    yield tap(app.screen("games").ids.choose_f5)
     yield lambda: app.sm.current == "f5setup"
     app.f5.form.roles = list(roles)
     app.f5._fill_roles()
@@ -216,7 +216,7 @@ def follow(d):
     # Saved games: the finished game's Results
     app.f5.leave()
     yield 0.1
-    yield tap(app.screen("setup").ids.saved)
+    yield tap(app.screen("games").ids.saved)
     yield 0.3
     rows = [w for w in app.screen("saved").ids.games.children if "Formula 5" in getattr(w, "players", "")]
     d.note("saved_rows", len(rows))
@@ -232,7 +232,7 @@ def follow(d):
         d.note("saved_results_back", app.sm.current)
         app.back()
         yield 0.2
-        d.note("saved_back", app.sm.current)  # Saved games' Back: to the setup it was opened from
+        d.note("saved_back", app.sm.current)  # Saved games' Back: to the game choice it was opened from
 
 
 def looks(d):
@@ -263,7 +263,7 @@ def looks(d):
         return {"columns": column_facts(app)}
 
     yield lambda: app.bridge is not None
-    yield tap(app.screen("setup").ids.choose_f5)
+    yield tap(app.screen("games").ids.choose_f5)
     yield lambda: app.sm.current == "f5setup"
     yield from look("f5setup", "setup")
     app.f5.form.roles = ["dashboard", "bot", "bot", "bot", "bot"]

@@ -21,7 +21,7 @@ def solo_with_bots(d):
     play to the end; the rows follow the positions."""
     app = d.app
     yield lambda: app.bridge is not None
-    yield tap(app.screen("setup").ids.choose_f5)
+    yield tap(app.screen("games").ids.choose_f5)
     yield lambda: app.sm.current == "f5setup"
     cars = list(reversed(app.screen("f5setup").ids.cars.children))
     yield tap(cars[0])  # red: dashboard -> bot
@@ -35,10 +35,10 @@ def solo_with_bots(d):
     yield lambda: len(ref.game.events) > 20
     d.shot("f5-2-table")
     yield tap(app.screen("f5table").ids.leave)
-    yield lambda: app.sm.current == "setup" and app.f5 is None
+    yield lambda: app.sm.current == "games" and app.f5 is None
     d.note("left_at", len(ref.game.events))  # counted once left: the tablet may play a turn up to the tap
-    yield 0.6  # a look first: Play Formula 5 lies where Leave was, and a tap there at once is a double tap
-    yield tap(app.screen("setup").ids.choose_f5)
+    yield 0.6  # a look first: a tap at once where Leave was is a double tap (dropped)
+    yield tap(app.screen("games").ids.choose_f5)
     yield lambda: app.sm.current == "f5setup"
     d.note("resume_enabled", not app.screen("f5setup").ids.resume.disabled)
     app.f5.auto_s = 3600.0  # nothing played until the resumed game is counted, however slow the resume is

@@ -69,7 +69,7 @@ def test_formula5_can_be_followed_from_across_the_table(tmp_path):
     assert all(name in results for name in seen["standings"]) and "since round" in results  # what decided them
     assert seen["saved_rows"] == 1 and seen["saved_results"] == ["Results", False]  # not dimmed
     assert seen["saved_results_screen"] == "f5results" and seen["saved_results_texts"] == seen["results"]
-    assert seen["saved_results_back"] == "saved" and seen["saved_back"] == "setup"
+    assert seen["saved_results_back"] == "saved" and seen["saved_back"] == "games"
 
 
 def test_every_formula5_screen_fits_from_800x480_to_1920x1200(tmp_path):

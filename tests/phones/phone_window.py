@@ -59,7 +59,7 @@ def watch(d):
 def f5_phones(d):
     app = d.app
     yield lambda: app.bridge is not None
-    yield tap(app.screen("setup").ids.choose_f5)
+    yield tap(app.screen("games").ids.choose_f5)
     yield lambda: app.sm.current == "f5setup"
     cars = list(reversed(app.screen("f5setup").ids.cars.children))
     for car in (1, 1, 3, 4):  # yellow: bot -> none -> player; blue, white: bot -> no player
@@ -84,7 +84,7 @@ def f5_phones(d):
 def f5_resume(d):
     app = d.app
     yield lambda: app.bridge is not None
-    yield tap(app.screen("setup").ids.choose_f5)
+    yield tap(app.screen("games").ids.choose_f5)
     yield lambda: app.sm.current == "f5setup" and not app.screen("f5setup").ids.resume.disabled
     yield tap(app.screen("f5setup").ids.resume)
     yield lambda: app.sm.current == "f5table"
@@ -104,10 +104,10 @@ def f1_then_f5(d):
     d.note("f1_drawn", [getattr(w, "dev", None) for w in app.screen("race").ids.dash_tabs.children])
     d.note("f1_on_phones", sorted(app.phones.on_phones()))
     d.note("f1_url", app.phones.address(1))
-    app.new_game()  # what "New race" does once its question is answered
-    yield lambda: app.sm.current == "setup"
+    app.new_game()  # what leaving the race does once its question is answered
+    yield lambda: app.sm.current == "games"
     yield 0.2
-    yield tap(app.screen("setup").ids.choose_f5)
+    yield tap(app.screen("games").ids.choose_f5)
     yield lambda: app.sm.current == "f5setup"
     yield 0.2
     yield tap(app.screen("f5setup").ids.start)  # red a player, the rest bots

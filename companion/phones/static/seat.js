@@ -12,7 +12,8 @@ const W = 128, H = 64, PAGES = 8;
 const LIT = [150, 220, 255], DARK = [0, 0, 0];
 const HEAP = 256 * 1024; // the first heap, as the unix port's tests give the firmware (a Pico has some 190 KB
 // free); the port grows it from the page's memory when it runs out (gc.mem_free() there counts what it could add)
-const RETRY_MS = 1000; // a link socket that closed (no tablet, Wi-Fi away) is tried again this often
+const RETRY_MS = 1000; // a link socket is dialled at most this often: a live link that drops (a page Chrome froze
+// comes back with its socket closed) is dialled again at once, a dial that fails (no tablet, Wi-Fi away) this often
 const TAKEN = 4001; // close code: another phone or tab took the seat
 const SILENT_MS = 3500; // the tablet speaks at least every second (docs/protocol.md §7): this long silent, the link
 // is dead even if the socket looks open (Wi-Fi gone, the tablet's end dropped while this phone slept): link again
@@ -27,7 +28,7 @@ const dash = (window.dash = {
   error: null, awake: "unknown", stored: 0, taps: [], log: "",
 });
 
-let mp = null, FS = null, board = null, wakeLink = null, ws = null, retry = null, lastHeard = 0;
+let mp = null, FS = null, board = null, wakeLink = null, ws = null, retry = null, lastHeard = 0, lastDial = -RETRY_MS;
 let lastStored = null, storageError = null;
 const inbox = []; // bytes from the tablet not yet read by the firmware
 let inHead = 0;
@@ -230,11 +231,16 @@ function connect() {
   retry = null;
   if (dash.taken || (ws && ws.readyState <= WebSocket.OPEN)) return;
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/" + token + "/link";
+  lastDial = performance.now();
   const sock = (ws = new WebSocket(url));
-  sock.onopen = () => { dash.linked = true; lastHeard = performance.now(); status(); };
+  sock.onopen = () => { lastHeard = performance.now(); };
   sock.onmessage = (e) => {
     if (typeof e.data !== "string") return; // the contract is text
     lastHeard = performance.now();
+    if (!dash.linked) {
+      dash.linked = true; // the tablet heard on this socket (it speaks first): an open socket alone may lead nowhere
+      status();
+    }
     for (const c of encoder.encode(e.data)) inbox.push(c);
     if (wakeLink) wakeLink();
   };
@@ -246,7 +252,7 @@ function connect() {
       dash.taken = true;
       stopHere();
     } else if (!retry) {
-      retry = setTimeout(connect, RETRY_MS);
+      retry = setTimeout(connect, Math.max(0, lastDial + RETRY_MS - performance.now()));
     }
     status();
   };

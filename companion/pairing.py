@@ -1,0 +1,273 @@
+"""The pairing screen, both games': each seat gets its dashboard before the game is played.
+
+Each seat (a Formula 1 car, a Formula 5 player's car) gets a Pico, or a virtual dashboard served to its
+player's phone (the default: a QR code and an address on its card), or deliberately one on this tablet's
+screen, which the whole table can see. Its look is companion/pairing.kv (the screen, a seat's card and its
+lines); Pairing, held by the app as app.pairing, fills it from the open game (its referee and its seats) and
+starts and stops the virtual dashboards the seats are given.
+"""
+
+import os
+
+from kivy.factory import Factory
+from kivy.lang import Builder
+from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion import storage, theme
+from companion import virtual as virtual_mod
+from companion.phones.seats import PHONE, TABLET  # the server and QR codes are imported when there are phones
+
+KV = os.path.join(os.path.dirname(__file__), "pairing.kv")
+
+
+class PairingScreen(Screen):
+    pass
+
+
+class SeatCard(BoxLayout):
+    """A seat's card (pairing.kv): its car's button, then what its dashboard is. Tests reach its parts as
+    seat_button, virtual_button (the other place for it: this tablet, or a phone) and address."""
+
+    seat = NumericProperty(0)
+    player = StringProperty("")
+    colour = StringProperty("")
+    tone = ListProperty([1, 1, 1, 1])
+    ink = ListProperty([0, 0, 0, 1])
+
+
+def add_screen(sm):
+    """The pairing screen, into the app's ScreenManager (its kv rules loaded first, after the theme's)."""
+    if KV not in Builder.files:
+        Builder.load_file(KV)
+    sm.add_widget(PairingScreen(name="pairing"))
+
+
+class Pairing:
+    """The open game's seats and their dashboards: the pairing screen, and the virtual dashboards started here."""
+
+    def __init__(self, app):
+        self.app = app
+        self.chosen_dev = None  # the Pico tapped in the list, waiting for the car it goes to
+        self.found_sig = None  # what the screen was last filled from (it is redrawn when that changes)
+
+    # The app's parts this works with (the link, the dashboards' ports, the phones' server), as the app has them.
+    @property
+    def bridge(self):
+        return self.app.bridge
+
+    @property
+    def ports(self):
+        return self.app.ports
+
+    @property
+    def phones(self):
+        return self.app.phones
+
+    def _firmware_phones(self):
+        return self.app._firmware_phones()
+
+    def _ids(self):
+        return self.app.screen("pairing").ids
+
+    def seats(self):
+        """The open game's referee and its seats: [(seat, name, colour name, rgba, ink)]."""
+        game = self.app._game()
+        return game.ref, game.pairing_seats()
+
+    def _game_path(self):
+        return self.app._game().path
+
+    def _virtual_dev(self, seat):
+        return self.app._game().VIRTUAL_DEV % (seat + 1)
+
+    def start_virtual(self, dev):
+        """The virtual dashboard `dev` of the open game, started on its saved state (None where none can run)."""
+        if self.ports is None or not hasattr(self.ports, "add"):
+            return None
+        return self.ports.add(storage.dashboards_dir(self._game_path()), dev)
+
+    def _place(self, seat):
+        return self.phones.place(seat) if self.phones is not None else TABLET
+
+    def sync_phones(self):
+        """Serve to phones the seats placed on one that have no Pico (their dashboard, once it runs)."""
+        if self.phones is None or not self.phones.ready():
+            return
+        from companion.phones.table import rgb_hex
+
+        ref, seats = self.seats()
+        served = []
+        for seat, name, colour, rgba, _ink in seats:
+            dev = ref.pairs.get(seat)
+            if self._firmware_phones():  # served while it has no dashboard or its own phone's
+                if dev is None or dev == self.phones.phone_dev(seat):
+                    served.append((seat, None, name, colour, rgb_hex(rgba)))
+                continue
+            if self._place(seat) == PHONE and (dev is None or virtual_mod.is_virtual(dev)):
+                running = dev if dev is not None and dev in self.ports.virtual else None
+                served.append((seat, running, name, colour, rgb_hex(rgba)))
+        self.phones.sync(served)
+
+    def refresh(self, force=False):
+        if force and self._firmware_phones():
+            self.sync_phones()  # its seats' pages and link sockets are served from the pairing screen on
+        ids = self._ids()
+        ref, seats = self.seats()
+        phones = self.phones.on_phones() if self._firmware_phones() else set()  # on their seats' cards
+        found = [(dev, status) for dev, status in self.bridge.dashboards()
+                 if not virtual_mod.is_virtual(dev) and dev not in phones]
+        places = tuple(self._place(seat) for seat, *_ in seats)
+        online = tuple(self.phones.connected(seat) if self.phones is not None else 0 for seat, *_ in seats)
+        sig = (tuple(found), tuple(sorted(ref.pairs.items())), self.chosen_dev, places, online)
+        if sig == self.found_sig and not force:
+            return
+        self.found_sig = sig
+        ids.go.text = "%s: the cars without a Pico get their dashboards on the phones (or here)" % (
+            "Start" if self.app.f5 is not None else "Race")
+        ids.found.clear_widgets()
+        names = {s: n for s, n, *_ in seats}
+        for dev, status in found:
+            seat = ref.seat_of(dev)
+            label = "%s  (%s)%s" % (dev, status, "  -> %s" % names[seat] if seat in names else "")
+            b = Factory.PicoChoice(text=label, state="down" if dev == self.chosen_dev else "normal")
+            b.bind(on_release=lambda w, dev=dev: self.choose_dashboard(dev))
+            ids.found.add_widget(b)
+        notes = [] if found else [("No Pico plugged in yet: plug one in, or play on phones.", theme.MUTED)]
+        if self.phones is not None and self.phones.problem:
+            notes.append((self.phones.problem, theme.BAD))
+        for text, colour in notes:
+            ids.found.add_widget(Factory.SeatLine(text=text, color=colour))
+        ids.seats.clear_widgets()
+        for (seat, name, colour, rgba, ink), online_now in zip(seats, online, strict=True):
+            ids.seats.add_widget(self.seat_card(ref, seat, name, colour, rgba, ink, online_now))
+
+    def seat_card(self, ref, seat, name, colour, rgba, ink, online):
+        """A seat's card: its car's button (pairing.kv), then its Pico, or its phone's QR code and address, or
+        what its dashboard on this tablet means; and the other place its dashboard can go."""
+        card = SeatCard(seat=seat, player=name, colour=colour, tone=rgba, ink=ink)
+        card.address = None
+        dev = ref.pairs.get(seat)
+        other = None
+        phone = self._firmware_phones() and dev is not None and dev == self.phones.phone_dev(seat)
+        if dev is not None and not virtual_mod.is_virtual(dev) and not phone:
+            card.add_widget(Factory.SeatLine(text="Pico %s\n(%s)" % (dev, self.bridge.status.get(dev, "lost"))))
+        elif self._place(seat) == PHONE and self.phones is not None and self.phones.ready():
+            from companion.phones.qr import qr_texture
+
+            url = self.phones.address(seat)
+            card.add_widget(Factory.SeatQr(texture=qr_texture(url)))
+            address = Factory.SeatLine(text=url)
+            card.add_widget(address)
+            card.address = address
+            card.add_widget(Factory.SeatLine(text="phone connected" if online else "scan with the player's phone",
+                                             color=theme.GO if online else theme.MUTED))
+            if virtual_mod.available():  # a dashboard on this tablet's screen needs the unix port
+                other = Factory.SeatChoice(text="Show it on this tablet instead")
+                other.bind(on_release=lambda w: self.give_virtual(seat))
+        elif not virtual_mod.available():
+            card.add_widget(Factory.SeatLine(text="Needs a Pico: this tablet cannot run virtual dashboards (nor "
+                                                  "phones)", color=theme.WARN))
+        else:
+            card.add_widget(Factory.SeatLine(text="On this tablet's screen: its cards covered, shown while a finger "
+                                                  "is held on them", color=theme.WARN))
+            if self.phones is not None and self.phones.ready():
+                other = Factory.SeatChoice(text="Use a phone")
+                other.bind(on_release=lambda w: self.give_phone(seat))
+        if other is not None:
+            card.add_widget(other)
+        card.seat_button, card.virtual_button = card.ids.give, other
+        return card
+
+    def choose_dashboard(self, dev):
+        self.chosen_dev = None if self.chosen_dev == dev else dev
+        self.refresh(force=True)
+
+    def give(self, seat):
+        """The dashboard chosen in the list (a Pico) goes to this seat; a virtual one the seat had is stopped."""
+        msg = self._ids().pair_message
+        ref, seats = self.seats()
+        if self.chosen_dev is None:
+            msg.text = "Tap a dashboard first, then the car it belongs to."
+            return
+        old = ref.pairs.get(seat)
+        ref.pair(seat, self.chosen_dev)
+        info = self.bridge.seen.get(self.chosen_dev) or {}
+        if info.get("snapshot") is not None:
+            ref.reconcile(seat, info["snapshot"])
+        if old is not None and virtual_mod.is_virtual(old) and self.ports is not None:
+            self.ports.remove(old)
+        self.bridge.push()
+        names = {s: n for s, n, *_ in seats}
+        msg.text = "%s now drives with dashboard %s" % (names[seat], self.chosen_dev)
+        self.chosen_dev = None
+        self.sync_phones()
+        self.refresh(force=True)
+
+    def give_virtual(self, seat, place=None):
+        """A virtual dashboard for this seat, started now: on this tablet's screen (chosen deliberately: the
+        table could look when its player does) unless place says phone."""
+        msg = self._ids().pair_message
+        ref, seats = self.seats()
+        dev = ref.pairs.get(seat)
+        if dev is None or not virtual_mod.is_virtual(dev):
+            dev = self._virtual_dev(seat)
+        if self.start_virtual(dev) is None:
+            msg.text = "Virtual dashboards need the micropython command."
+            return
+        if self.phones is not None and self.phones.seats is not None:
+            self.phones.set_place(seat, place or TABLET)
+        if ref.pairs.get(seat) != dev:
+            ref.pair(seat, dev)
+        self.bridge.push()
+        if (place or TABLET) == TABLET:
+            names = {s: n for s, n, *_ in seats}
+            msg.text = ("%s's dashboard is on this tablet: its cards are covered; %s holds a finger on them to look, "
+                        "so the table may see them too." % (names[seat], names[seat]))
+        self.sync_phones()
+        self.refresh(force=True)
+
+    def give_phone(self, seat):
+        """Back to the phone (the default): its QR code again; a dashboard already running stays the same."""
+        self.phones.set_place(seat, PHONE)
+        self._ids().pair_message.text = ""
+        self.sync_phones()
+        self.refresh(force=True)
+
+    def give_the_rest(self):
+        """Every seat still without a dashboard gets a virtual one where it was placed (a phone by default)."""
+        if not virtual_mod.available():
+            return
+        ref, seats = self.seats()
+        for seat, *_ in seats:
+            if seat not in ref.pairs:
+                self.give_virtual(seat, place=self._place(seat))
+
+    def start(self):
+        """The screen's Go: the game begins (the seats still without a dashboard get theirs)."""
+        self.app._game().begin()
+
+    def close_dashboards(self):
+        """The open game's virtual dashboards stop and its phones are told; their state stays with it. What the
+        pairing screen said of that game goes with it (a new game's has other players)."""
+        if getattr(self.app, "sm", None) is not None:
+            self._ids().pair_message.text = ""
+        self.chosen_dev = None
+        if self.ports is not None and hasattr(self.ports, "virtual"):
+            self.ports.stop()
+        if self.phones is not None:
+            self.phones.close_game()
+
+    def press(self, dev, button):
+        """A tap on a virtual dashboard's button drawn on this tablet (either game's). OK on a covered hand that
+        its player has not looked at asks first: it would play a card nobody saw chosen."""
+        d = self.ports.virtual.get(dev) if self.ports is not None and dev else None
+        if d is None:
+            return
+        oled = getattr(self.app._game(), "oleds", {}).get(dev)
+        if button == "OK" and oled is not None and oled.unseen():
+            self.app.confirm("Play the card chosen on this covered dashboard without looking? Hold a finger on its "
+                             "screen to see it first.", lambda: d.tap(button), yes="Play it", no="Look first")
+            return
+        d.tap(button)

@@ -314,7 +314,7 @@ def tour(d):
     yield lambda: app.sm.current == "setup"
     yield tap(app.screen("setup").ids.back)  # Formula 1's setup goes back to the game choice
     yield lambda: app.sm.current == "games"
-    yield 0.3
+    yield 0.6  # a look first: Saved games lies where Back was, and a tap there sooner is a double tap (dropped)
     d.note("setup_after_finish", [choice_ids(app).resume.disabled, choice_ids(app).resume_note.text])
     yield tap(choice_ids(app).saved)
     rows = list(reversed(app.screen("saved").ids.games.children))

@@ -1190,6 +1190,7 @@ def f5_finished_row(d):
     order = [ref.names()[car] for car in ref.game.order if ref.game.is_player(car)]
     yield tap(app.screen("f5table").ids.leave)
     yield lambda: app.sm.current == "games"
+    yield 0.6  # a look first: Saved games lies where Leave was, and a tap there sooner is a double tap (dropped)
     yield tap(choice_ids(app).saved)
     rows = list(reversed(app.screen("saved").ids.games.children))
     d.note("row", {"players": rows[0].players, "state": rows[0].state, "detail": rows[0].detail, "order": order})

@@ -82,9 +82,9 @@ class PhoneLink:
 
     def __init__(self, tmp):
         links = LinkPorts()
-        self.server = PhoneServer(lambda dev: None, links=links)
+        self.server = PhoneServer(links)
         port = self.server.start("127.0.0.1", 0)
-        self.server.serve({TOKEN: Seat(TOKEN, None, "Ann")})
+        self.server.serve({TOKEN: Seat(TOKEN, "Ann")})
         self.t = Transport(links, FAST)
         self.t.start()
         url = "http://127.0.0.1:%d/%s/link" % (port, TOKEN)

@@ -1,7 +1,5 @@
 """The seat page that runs the dashboard's own firmware in the phone's browser (companion/phones/assets.py), measured
-in Debian's headless Chromium on loopback, standalone (no tablet behind the page); beside each, the same figure for
-today's phone page (companion/phones/server.py, the framebuffer mirrored from a unix-port firmware on the tablet),
-measured in the same run, one phone:
+in Debian's headless Chromium on loopback, standalone (no tablet behind the page), one phone:
 
 phone.first_frame_ms_p50        the page asked for (a new seat's address, the HTTP cache warm) to the firmware's first
                                 frame on its canvas, median of 7 (the page's own performance clock)
@@ -12,19 +10,15 @@ phone.tap_to_canvas_ms_p50      60 taps in the speed dial (UP, DOWN), one every 
 phone.tap_to_canvas_ms_p99_cpu4x   the same with the CPU slowed 4x
 phone.first_load_kb             what the first load of the page transferred, as served (gzip), KB
 phone.reload_kb                 what a reload of it transferred (the runtime and firmware are cached for good), KB
-phone.mirror_first_frame_ms     today's page: its address asked for to the first frame on its canvas (its
-                                dashboard already running on the tablet), polled every 10 ms
 phone.taps_timed                the taps that drew a frame and were timed (of 60)
-phone.mirror_tap_to_canvas_ms_p99 / _p50 / mirror_taps_timed   today's page, the same 60 taps, one phone
-phone.mirror_first_load_kb      today's page: the page itself, as served
+
+The taps are timed again with six pages at once, linked to one tablet, by bench/phone_bench.py.
 """
 
 import os
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -103,33 +97,6 @@ def seat_page(figures):
             browser.driver.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": 1})
 
 
-def mirrored_page(figures):
-    """Today's phone page, one phone, its dashboard on the tablet (the baseline)."""
-    import urllib.request
-
-    from tests.phones.browser import Browser
-    from tests.phones.table import Table
-
-    with tempfile.TemporaryDirectory() as tmp, Browser() as browser:
-        t = Table(Path(tmp), players=2).start()
-        try:
-            url = t.urls[0]
-            with urllib.request.urlopen(urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})) as r:
-                figures["phone.mirror_first_load_kb"] = round(len(r.read()) / 1024, 1)
-            started = time.monotonic()
-            page = browser.open(url)
-            page.wait(lambda: page.dash()["frames"] > 0, what="the mirrored page's first frame")
-            figures["phone.mirror_first_frame_ms"] = round((time.monotonic() - started) * 1000, 1)
-            page.tap("OK")
-            time.sleep(0.5)
-            taps = _taps(page)
-            figures["phone.mirror_tap_to_canvas_ms_p99"] = round(p(taps, 0.99), 2)
-            figures["phone.mirror_tap_to_canvas_ms_p50"] = round(p(taps, 0.5), 2)
-            figures["phone.mirror_taps_timed"] = len(taps)
-        finally:
-            t.stop()
-
-
 def main():
     from tests.web.engines import MISSING
 
@@ -138,7 +105,6 @@ def main():
         return
     figures = {}
     seat_page(figures)
-    mirrored_page(figures)
     record(figures)
     for k, v in sorted(figures.items()):
         print("  %-36s %s" % (k, v))

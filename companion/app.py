@@ -78,7 +78,7 @@ class CompanionApp(App):
         self.first_frame = None  # set when the game choice has been drawn once (cold start figure)
         self.f1 = f1_screens.F1Controller(self)  # Formula 1: what the setup screen sets up, and its race
         self.f5 = None  # while Formula 5 is chosen: its screens' controller (companion/f5/screens.py)
-        self.phones = None  # the phones' web server (companion/phones), with virtual dashboards to serve
+        self.phones = None  # the phones' web server (companion/phones): each seat's firmware page and link socket
         self.links = None  # the phones' link sockets as ports of the transport (made with it; None if given one)
 
     # ---- life cycle ---------------------------------------------------------------------------------
@@ -144,43 +144,28 @@ class CompanionApp(App):
         if self._phones_possible():  # the phones' server (aiohttp) loads meanwhile, not before the first frame
             threading.Thread(target=lambda: importlib.import_module("companion.phones.table"), daemon=True).start()
 
-    def _mirrors(self):
-        """Phones mirror virtual dashboards run on this tablet (where `micropython` is)."""
-        return self.ports is not None and hasattr(self.ports, "virtual")
-
     def _phones_possible(self):
-        # Without virtual dashboards the phones run the firmware themselves, linked on their seats' sockets, where
-        # the phones' server can run (an APK built without aiohttp and segno: Picos only)
-        return self._mirrors() or self.links is not None and phones_server_available()
+        # Each phone runs the firmware itself, linked on its seat's socket, where the phones' server can run (an APK
+        # built without aiohttp and segno: Picos only)
+        return self.links is not None and phones_server_available()
 
     def need_phones(self):
-        """The phones' server, made when the first game opens: mirroring this tablet's virtual dashboards, or
-        (no `micropython` here) serving each seat the firmware's own page and its link socket."""
+        """The phones' server, made when the first game opens: each seat's firmware page and its link socket."""
         if self.phones is None and self._phones_possible():
             from companion.phones.table import Phones
 
-            self.phones = Phones(self.ports if self._mirrors() else None, links=self.links)
+            self.phones = Phones(self.links)
         return self.phones
 
     def _firmware_phones(self):
-        return self.phones is not None and self.phones.firmware_pages
+        return self.phones is not None
 
     def _phone_linked(self, dev):
-        """A dashboard said hello (LinkBridge.on_hello): one on a seat's link socket is that seat's phone. Paired
-        by the socket's token, never guessed; the same phone again (a reload, its Wi-Fi back) changes nothing; a
-        new phone on the token takes the seat over."""
-        if not self._firmware_phones() or self.links is None:
+        """A dashboard said hello (LinkBridge.on_hello): one on a seat's link socket is that seat's phone
+        (companion/phones/table.py Phones.linked: paired by the socket's token, never guessed)."""
+        if not self._firmware_phones() or not self.phones.ready() or self._game().ref is None:
             return
-        port_of = getattr(self.transport, "port_of", None)
-        seat = self.phones.seat_of_token(self.links.token_of(port_of(dev))) if port_of is not None else None
-        ref = self._game().ref
-        if seat is None or ref is None or seat not in {s for s, *_ in self.pairing.seats()[1]}:
-            return
-        if ref.seat_of(dev) not in (None, seat):
-            return  # a dashboard id already another seat's: never moved by a page
-        self.phones.set_phone_dev(seat, dev)
-        if ref.pairs.get(seat) != dev:
-            ref.pair(seat, dev)  # the table's car goes to it (the referee resyncs a new pair)
+        if self.phones.linked(dev, self.transport, self.links, *self.pairing.seats()):
             self.bridge.push()
         self.pairing.sync_phones()
 

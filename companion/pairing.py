@@ -92,23 +92,10 @@ class Pairing:
         return self.phones.place(seat) if self.phones is not None else TABLET
 
     def sync_phones(self):
-        """Serve to phones the seats placed on one that have no Pico (their dashboard, once it runs)."""
+        """Serve to phones the seats placed on one that have no Pico (each phone runs its seat's firmware)."""
         if self.phones is None or not self.phones.ready():
             return
-        from companion.phones.table import rgb_hex
-
-        ref, seats = self.seats()
-        served = []
-        for seat, name, colour, rgba, _ink in seats:
-            dev = ref.pairs.get(seat)
-            if self._firmware_phones():  # served while it has no dashboard or its own phone's
-                if dev is None or dev == self.phones.phone_dev(seat):
-                    served.append((seat, None, name, colour, rgb_hex(rgba)))
-                continue
-            if self._place(seat) == PHONE and (dev is None or virtual_mod.is_virtual(dev)):
-                running = dev if dev is not None and dev in self.ports.virtual else None
-                served.append((seat, running, name, colour, rgb_hex(rgba)))
-        self.phones.sync(served)
+        self.phones.sync(self.phones.seats_to_serve(*self.seats()))
 
     def refresh(self, force=False):
         if force and self._firmware_phones():
@@ -205,9 +192,9 @@ class Pairing:
         self.sync_phones()
         self.refresh(force=True)
 
-    def give_virtual(self, seat, place=None):
-        """A virtual dashboard for this seat, started now: on this tablet's screen (chosen deliberately: the
-        table could look when its player does) unless place says phone."""
+    def give_virtual(self, seat):
+        """A virtual dashboard for this seat, started now, on this tablet's screen (chosen deliberately: the table
+        could look when its player does)."""
         msg = self._ids().pair_message
         ref, seats = self.seats()
         dev = ref.pairs.get(seat)
@@ -217,32 +204,34 @@ class Pairing:
             msg.text = "Virtual dashboards need the micropython command."
             return
         if self.phones is not None and self.phones.seats is not None:
-            self.phones.set_place(seat, place or TABLET)
+            self.phones.set_place(seat, TABLET)
         if ref.pairs.get(seat) != dev:
             ref.pair(seat, dev)
         self.bridge.push()
-        if (place or TABLET) == TABLET:
-            names = {s: n for s, n, *_ in seats}
-            msg.text = ("%s's dashboard is on this tablet: its cards are covered; %s holds a finger on them to look, "
-                        "so the table may see them too." % (names[seat], names[seat]))
+        names = {s: n for s, n, *_ in seats}
+        msg.text = ("%s's dashboard is on this tablet: its cards are covered; %s holds a finger on them to look, "
+                    "so the table may see them too." % (names[seat], names[seat]))
         self.sync_phones()
         self.refresh(force=True)
 
     def give_phone(self, seat):
-        """Back to the phone (the default): its QR code again; a dashboard already running stays the same."""
+        """Back to the phone (the default): its QR code again; the dashboard on this tablet's screen stops and the
+        seat waits for its phone, which links and is paired by itself (the table keeps the car meanwhile)."""
         self.phones.set_place(seat, PHONE)
+        self.phones.leave_tablet(seat, self.seats()[0], self.ports)
         self._ids().pair_message.text = ""
         self.sync_phones()
         self.refresh(force=True)
 
     def give_the_rest(self):
-        """Every seat still without a dashboard gets a virtual one where it was placed (a phone by default)."""
+        """Every seat placed on this tablet still without a dashboard gets one on its screen (a seat on a phone waits
+        for its phone: it links and is paired by itself)."""
         if not virtual_mod.available():
             return
         ref, seats = self.seats()
         for seat, *_ in seats:
-            if seat not in ref.pairs:
-                self.give_virtual(seat, place=self._place(seat))
+            if seat not in ref.pairs and self._place(seat) == TABLET:
+                self.give_virtual(seat)
 
     def start(self):
         """The screen's Go: the game begins (the seats still without a dashboard get theirs)."""

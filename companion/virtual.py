@@ -1,4 +1,5 @@
-"""Virtual dashboards for players without hardware: the real firmware on the `micropython` unix port.
+"""Virtual dashboards on the tablet's screen (a player without a Pico who chose it; a phone runs the firmware itself):
+the real firmware on the `micropython` unix port.
 
 Each one is the dashboard firmware (firmware/main.py with the host board, firmware/board_host.py) started
 as a child process. Its game link is one end of a pseudo-terminal; the other end's path is listed by
@@ -84,8 +85,7 @@ class VirtualDashboard:
         self.slave = None
         self.path = None  # the pty the transport opens
         self.lock = threading.Lock()
-        self.tap_lock = threading.Lock()  # taps come from the UI thread and from the phones' server
-        self.on_frame = None  # on_frame(dev, image, n) on the viewer thread at each complete frame (a phone)
+        self.tap_lock = threading.Lock()  # taps come from the UI thread and from tests' threads
 
     def start(self):
         import tty  # unix only: a dashboard is started only where available()
@@ -134,7 +134,6 @@ class VirtualDashboard:
 
     def _take(self, raw):
         op, _, rest = raw.rstrip(b"\n").partition(b" ")
-        done = None
         with self.lock:
             if op == b"G":
                 page, _, hexdata = rest.partition(b" ")
@@ -143,14 +142,11 @@ class VirtualDashboard:
                     self.image[p * W : (p + 1) * W] = bytes.fromhex(hexdata.decode())
             elif op == b"F":
                 self.frame = int(rest)
-                done = bytes(self.image), self.frame
             elif op == b"S":
                 self.state = json.loads(rest)
                 self.state_frame = self.frame  # the state that goes with this frame (it follows the frame's pages)
             elif op == b"L":
                 self.led = int(rest)
-        if done is not None and self.on_frame is not None:
-            self.on_frame(self.dev, *done)
 
     def tap(self, button):
         """Press and release one of BUTTONS (a short write to a local socket: fine on the UI thread)."""
@@ -203,7 +199,6 @@ class VirtualPorts(PyserialPorts):
     def __init__(self, real=True):
         self.virtual = {}  # dev -> VirtualDashboard
         self.real = real
-        self.on_frame = None  # given to every dashboard started (the phones' server)
         super().__init__(self._ports)
 
     def _ports(self):
@@ -224,7 +219,6 @@ class VirtualPorts(PyserialPorts):
         d = self.virtual.get(dev)
         if d is None:
             d = VirtualDashboard(workdir, dev)
-            d.on_frame = self.on_frame
             self.virtual[dev] = d.start()
         return d
 

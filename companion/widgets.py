@@ -11,6 +11,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Obje
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.behaviors import ToggleButtonBehavior
 from kivy.uix.button import Button
+from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
@@ -127,7 +128,63 @@ class OledView(Widget):
             self.peeking = False
 
 
-class RaceButton(Button):
+class Iconic(Label):
+    """A label or button with one of the theme's icons (theme.ICONS' name in `icon`) drawn before its words, the
+    two centred together; its `text` stays the words alone (what the tests and the screen reader read). The icon
+    is a texture of the icon font drawn by theme.kv's rule (icon_texture at icon_x), the words padded right."""
+
+    icon = StringProperty("")
+    icon_texture = ObjectProperty(None, allownone=True)
+    icon_x = NumericProperty(0)
+    icon_room = NumericProperty(0)  # the icon's width and the gap after it: the words' left padding
+    icon_pad = NumericProperty(0)  # the room left and right of icon and words (a left-aligned swatch's margin)
+
+    def on_icon(self, *_):
+        self._make_icon()
+
+    def on_font_size(self, *_):
+        if self.icon:
+            self._make_icon()
+
+    def on_text(self, *_):
+        if self.icon:
+            self._make_icon()
+
+    def on_texture_size(self, *_):
+        self._place_icon()
+
+    def on_pos(self, *_):
+        self._place_icon()
+
+    def on_size(self, *_):
+        self._place_icon()
+
+    def _make_icon(self):
+        if not self.icon:
+            self.icon_texture, self.icon_room = None, 0
+            return
+        # an icon alone (a compact header's button) is drawn larger than one beside words
+        size = self.font_size * (1 if self.text else theme.ICON_ALONE)
+        core = CoreLabel(text=theme.ICONS[self.icon], font_name=theme.ICON_FONT, font_size=size)
+        core.refresh()
+        self.icon_texture = core.texture
+        self.icon_room = core.texture.width + (self.font_size * 0.4 if self.text else 0)
+        self._place_icon()
+
+    def _place_icon(self):
+        tex = self.icon_texture
+        if tex is None:
+            return
+        # the words' width as laid out (their box may be wider: text_size); Kivy keeps the laid-out lines
+        if self.halign == "left":
+            self.icon_x = int(self.x + self.icon_pad)
+            return
+        core = getattr(self, "_label", None)  # (not there yet while the label is being made)
+        words = max((line.w for line in getattr(core, "_cached_lines", ())), default=0) if self.text else 0
+        self.icon_x = int(max(self.x + self.font_size * 0.2, self.center_x - (self.icon_room + words) / 2))
+
+
+class RaceButton(Iconic, Button):
     """A flat button in the theme's colours. `tone` is its colour while live; `token` the action's turn and step
     it was drawn for (the referee refuses a stale one); `reason` why it is off, when it is."""
 
@@ -139,10 +196,21 @@ class RaceButton(Button):
     live = BooleanProperty(True)
 
 
+class IconLabel(Iconic, Label):
+    """A label with an icon before its words (a swatch's "to play", a caption's chequered flag)."""
+
+
 class ToggleRaceButton(ToggleButtonBehavior, RaceButton):
     """A choice among several (a corner, a lane, whose dashboard): the chosen one in `down_tone`."""
 
     down_tone = ListProperty(list(theme.CHOSEN))
+
+
+class DashTab(ToggleRaceButton):
+    """A virtual dashboard's tab; `car_rgba` its car's colour, drawn as a strip at its foot (theme.kv)."""
+
+    car_rgba = ListProperty([0, 0, 0, 0])
+    strip = NumericProperty(6)
 
 
 class Confirm(ModalView):

@@ -3,14 +3,14 @@
 # hardware, reached through its JS module `dashpage`:
 #   buttons    five on the page; each press and release is an edge, latched and flagged as a Pico's pin
 #              interrupt does (firmware/buttons.py)
-#   OLED       a canvas at a whole-number scale: the pages that changed go to it as hex
+#   OLED       a canvas at a whole-number scale: each frame goes to it in one call, the buffer as hex (made by
+#              bytearray.hex(), in C: the port's binascii is pure Python) and the mask of the pages that changed
 #   LED, piezo a light on the page; a short tone (Web Audio) or a vibration where the phone has one
 #   storage    /data, in the port's in-memory filesystem, copied whole into the browser's storage (one
 #              localStorage item per seat, written in one step) after each save and before ANY byte goes out on
 #              the link: an ack never leaves before its journal line is stored, as on a Pico's flash
 #   the link   stdin and stdout: the seat's WebSocket carries the bytes a Pico's USB serial line would
 import asyncio
-import binascii
 import os
 import time
 
@@ -54,11 +54,9 @@ class Board:
         return self.levels
 
     def send(self, rects, n):
-        mask = b.page_mask(rects, n)
-        for p in range(b.PAGES):
-            if mask & (1 << p):
-                dashpage.page(p, binascii.hexlify(self.pages[p]).decode())  # type: ignore[arg-type]  # JS takes a str
-        dashpage.frame()
+        # One call into the page per frame (each call costs more than the hex of the whole buffer); the page
+        # redraws only the pages in the mask
+        dashpage.frame(b.page_mask(rects, n), self.buf.hex())
 
     def led(self, on):
         dashpage.led(1 if on else 0)

@@ -14,6 +14,11 @@
 #   asyncio.run        absent: the port's loop runs on the page's timers (setTimeout), and nothing may block the
 #                      page, so there is no call that runs a loop to its end. main.py's run() blocks; start()
 #                      runs main.py's start_async() (the same restart after an error) as a task of that loop.
+#   a press at once    the loop runs when its timer fires: a press that wakes the buttons' task would wait for a
+#                      setTimeout (4 ms at least when set from inside another timer's callback, much longer on a
+#                      slow phone: the most of a tap's time with the CPU slowed 4x). The page runs the loop's ready
+#                      tasks (core._run_iter) in the press's own input event instead: the frame is on the canvas
+#                      when the event returns. Safe: the page's events never come in the middle of a step.
 #   the loop's exception handler   app.py's handler ends the run by raising: asyncio.run would raise it to main.py.
 #                      Here it would escape into a JS timer and leave half the tasks running; it is thrown into the
 #                      run's own task instead (start_async catches it there and restarts, as run() does).
@@ -166,6 +171,7 @@ def install():
     core._io_queue = queue = _StdinQueue()
     core.Loop.call_exception_handler = _call_exception_handler
     dashpage.on_link(queue.wake)
+    dashpage.on_loop(core._run_iter)  # what the page runs after a press (see "a press at once")
 
 
 def start():

@@ -11,8 +11,8 @@ import os
 import time
 
 from kivy.clock import Clock
+from kivy.factory import Factory
 from kivy.lang import Builder
-from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
@@ -29,7 +29,7 @@ from companion.f1 import view as f1_view
 from companion.f1.referee import Referee
 from companion.f1.track import TrackError
 from companion.f1.widgets import MARKERS, CarPanel, MarkerSwatch, SpeedKey
-from companion.widgets import RaceButton, ToggleRaceButton, paint
+from companion.widgets import DashTab, IconLabel, RaceButton, ToggleRaceButton
 
 KV = os.path.join(os.path.dirname(__file__), "f1.kv")
 
@@ -430,12 +430,17 @@ class F1Controller:
         if sig != self.choices_sig:
             if self.choices_sig is None or self.choices_sig[0] != names:
                 ids.corners.clear_widgets()
-                caption = Label(text="CORNER", size_hint_x=None, font_size=theme.font(theme.SMALL, self.app.scale),
-                                color=theme.MUTED)
+                # the band's flag, and the word where there is room (compact: every corner a finger wide)
+                compact = self.app.compact
+                caption = IconLabel(text="" if compact else "CORNER", icon="corner", size_hint_x=None,
+                                    font_name=theme.DISPLAY_FONT, font_size=theme.font(theme.SMALL + 2, self.app.scale),
+                                    color=theme.MUTED)
                 caption.texture_update()
-                room = caption.texture_size[0] + theme.space(8, self.app.scale)
-                caption.width = max(theme.space(84, self.app.scale), room)
+                room = caption.texture_size[0] + caption.icon_texture.width + theme.space(8, self.app.scale)
+                caption.width = room if compact else max(theme.space(110, self.app.scale), room)
                 ids.corners.add_widget(caption)
+                # every corner a finger wide at every size (the lanes share what is left)
+                ids.corners.width = caption.width + len(names) * (theme.touch(self.app.scale) + ids.corners.spacing)
                 for i, name in enumerate(names):
                     b = ToggleRaceButton(text=name.replace("Corner ", ""), group="corner", allow_no_selection=False)
                     b.corner_name = name
@@ -450,8 +455,9 @@ class F1Controller:
                     b.bind(on_release=lambda w: self.pick(band=w.band))
                     ids.lanes.add_widget(b)
             for lane, safety in enumerate(v.lanes()):
-                b = ToggleRaceButton(text="lane %d: %d" % (lane + 1, safety), group="lane", allow_no_selection=False,
-                                     font_size=theme.font(theme.BODY, self.app.scale))
+                words = ("L%d %d" if self.app.compact else "lane %d: %d") % (lane + 1, safety)
+                b = ToggleRaceButton(text=words, group="lane", allow_no_selection=False,
+                                     font_size=theme.font(theme.BODY + 2, self.app.scale))
                 b.lane = lane
                 b.bind(on_release=lambda w: self.pick(lane=w.lane))
                 ids.lanes.add_widget(b)
@@ -495,9 +501,10 @@ class F1Controller:
         for r in wanted:
             # The chosen tab is lit, not painted in its car's colour: a block of yellow mid-screen on every turn
             # competed with the one sign of whose turn it is (the header and the active car's panel).
-            tab = ToggleRaceButton(text=r["name"], group="dashboard", allow_no_selection=False, tone=theme.PANEL,
-                                   down_tone=theme.PANEL_HI, font_size=theme.font(theme.SMALL, self.app.scale),
-                                   state="down" if r["dev"] == self.dash_dev else "normal")
+            # Its car's colour as a strip at its foot (theme.kv's DashTab): six shortened names told apart.
+            tab = DashTab(text=r["name"], group="dashboard", allow_no_selection=False, tone=theme.PANEL,
+                          down_tone=theme.PANEL_HI, font_size=theme.font(theme.BODY, self.app.scale),
+                          state="down" if r["dev"] == self.dash_dev else "normal", car_rgba=r["rgba"])
             tab.color = theme.INK if tab.state == "down" else theme.MUTED
             tab.shorten_from = "center"  # six tabs of shortened names still told apart
             tab.dev = r["dev"]
@@ -662,14 +669,14 @@ class F1Controller:
         for row in self.view.results():
             place, name, colour, text = row[:4]
             line = BoxLayout(size_hint_y=None, height=h, spacing=theme.space(8, self.app.scale))
-            line.add_widget(Label(text="%d" % place, bold=True, font_size=theme.font(theme.HERO - 6, self.app.scale),
+            line.add_widget(Label(text="%d" % place, font_name=theme.FIGURE_FONT,
+                                  font_size=theme.figure(theme.HERO - 6, self.app.scale),
                                   size_hint_x=None, width=theme.space(56, self.app.scale)))
             box = BoxLayout(orientation="vertical")
-            swatch = Label(text=name, bold=True, color=theme.CAR_INK[colour], halign="left", size_hint_y=None,
-                           height=h * 0.55, font_size=theme.font(theme.LARGE, self.app.scale), shorten=True,
-                           shorten_from="center")
-            swatch.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - dp(12), None)))
-            paint(swatch, theme.CAR_RGBA[colour])
+            # the car's colour in the theme's rings, its name in the display face (theme.kv's Swatch)
+            swatch = Factory.Swatch(text=name, color=theme.CAR_INK[colour], rgba=theme.CAR_RGBA[colour],
+                                    size_hint_y=None, height=h * 0.55, shorten_from="center",
+                                    font_size=theme.font(theme.LARGE + 2, self.app.scale))
             box.add_widget(swatch)
             # every word of how it ended ("finished, 3 spaces over the line"): the row grows to hold them
             detail = Label(text=text, font_size=theme.font(theme.SMALL, self.app.scale), color=theme.MUTED,

@@ -6,6 +6,8 @@
                         buttons, light, tone and buzz, the browser storage of /data, the seat's WebSocket
         runtime/        MicroPython's WebAssembly port, vendored as published on npm (micropython.mjs and .wasm,
                         PIN.json: its version and hashes, LICENSE: MIT); tools/web_runtime.py refreshes it
+    theme.css           made at start from companion/theme.py (page_css): the tablet's colours and faces, the
+                        faces' files served beside it (companion/fonts)
     the firmware        made at start: one JSON of the modules the Pico runs (firmware/manifest.py's list) and the
                         phone's two (its WEB_ONLY), compiled to .mpy as for a Pico (firmware_bundle)
 
@@ -33,12 +35,14 @@ from concurrent.futures import ThreadPoolExecutor
 
 from aiohttp import web
 
+from companion import theme
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 STATIC = os.path.join(HERE, "static")
 ROOT = os.path.dirname(os.path.dirname(HERE))
 IMMUTABLE = "public, max-age=31536000, immutable"
 _TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
-          ".json": "application/json", ".txt": "text/plain"}
+          ".json": "application/json", ".txt": "text/plain", ".css": "text/css", ".otf": "font/otf"}
 
 
 def firmware_modules():
@@ -101,6 +105,13 @@ class Assets:
             ("seat.js", read("seat.js")),
         ):
             self.files[logical] = Asset(logical, data)
+        # The tablet's look (companion/theme.py): its faces, and theme.css made from its palette.
+        for name in theme.PAGE_FONTS.values():
+            filename = theme.PAGE_FONT_FILES[name]
+            with open(os.path.join(theme.FONTS_DIR, filename), "rb") as f:
+                self.files[filename] = Asset(filename, f.read())
+        css = theme.page_css(lambda filename: "/static/" + self.files[filename].name)
+        self.files["theme.css"] = Asset("theme.css", css.encode())
         self.by_name = {a.name: a for a in self.files.values()}
         page = read("seat.html").decode()
         self.page = re.sub(r"\{\{([\w.-]+)\}\}", lambda m: "/static/" + self.files[m.group(1)].name, page).encode()

@@ -1,14 +1,14 @@
 """What the app asks of the phones: the open game's seats, which of them a phone holds, their addresses.
 
-    phones = Phones(ports)                      # ports: companion.virtual.VirtualPorts (frames come from it)
-    phones = Phones(None, links=link_ports)     # no virtual dashboards on this tablet: each phone runs the
-                                                # firmware itself (firmware_pages), linked on its seat's socket
+Every phone runs the dashboard's own firmware in its browser (the seat page), linked on its seat's socket: a port
+of the transport, paired to its seat by the socket's token. Nothing runs on the tablet for a phone.
+
+    phones = Phones(link_ports)                 # the transport's LinkPorts (companion/transport/websocket_backend.py)
     phones.open_game(storage.dashboards_dir(path))   # its tokens and port, kept with the game
-    phones.address(seat)                        # "http://192.168.1.20:8765/<token>" for the QR code (the
-                                                # firmware's seat page: ".../<token>/")
-    phones.sync([(seat, dev, name, colour, rgb), ...])   # the seats on phones now (dev None: not running yet)
-    phones.seat_of_token(token); phones.phone_dev(seat); phones.set_phone_dev(seat, dev)   # firmware pages:
-                                                # which seat a link socket's token is, the phone that holds it
+    phones.address(seat)                        # "http://192.168.1.20:8765/<token>/" for the QR code
+    phones.sync([(seat, name), ...])            # the seats served to phones now (their pages and link sockets)
+    phones.seat_of_token(token); phones.phone_dev(seat); phones.set_phone_dev(seat, dev)   # which seat a link
+                                                # socket's token is, the phone (its dashboard id) that holds it
     phones.close_game(); phones.stop()
 
 The server listens on the tablet's LAN address ($F1_PHONE_HOST to choose another: tests use 127.0.0.1), on
@@ -26,23 +26,15 @@ __all__ = ["PHONE", "TABLET", "Phones"]
 
 
 class Phones:
-    def __init__(self, ports, host=None, links=None):
-        """links: the transport's LinkPorts (companion/transport/websocket_backend.py): the seats' link sockets
-        (GET /<token>/link) are served into it; None, not served."""
-        self.ports = ports
-        # Without virtual dashboards (no `micropython` on this tablet) a seat's phone runs the firmware itself
-        self.firmware_pages = ports is None and links is not None
-        self.server = PhoneServer(lambda dev: ports.virtual.get(dev) if ports is not None else None, page_colours(),
-                                  links)
-        if ports is not None:
-            ports.on_frame = self.server.frame
-            for d in ports.virtual.values():
-                d.on_frame = self.server.frame
+    def __init__(self, links, host=None, files=None):
+        """links: the transport's LinkPorts: the seats' link sockets (GET /<token>/link) are served into it.
+        files: the seat page's files, made by the server when not given (tests share one set)."""
+        self.server = PhoneServer(links, files)
         self.host_given = host or os.environ.get("F1_PHONE_HOST")
         self.host = self.host_given or lan_address()
         self.preferred = int(os.environ.get("F1_PHONE_PORT", PORT))
         self.seats = None  # PhoneSeats of the open game
-        self.served = {}  # seat -> dev (None while its dashboard is not running) of the seats on phones now
+        self.served = {}  # seat -> its player's name, the seats served to phones now
         self.problem = ""  # why phones cannot be served, for the pairing screen
 
     def open_game(self, folder):
@@ -64,8 +56,8 @@ class Phones:
             self.problem = ("This tablet is on no network: phones cannot reach it. Join the Wi-Fi, then start "
                             "the game again or resume it.") if not self.host_given else ""
         self.seats.set_port(port)
-        # The seats this game had on phones are let in at once: a page reconnecting to a tablet just restarted
-        # waits there for its dashboard rather than being refused while the game opens.
+        # The seats this game had on phones are let in at once: a page linking again to a tablet just restarted is
+        # not refused while the game opens (its pairing waits for the game, by the token).
         self.server.serve({e["token"]: Seat(e["token"]) for e in self.seats.seats.values() if e["place"] == PHONE})
 
     def close_game(self):
@@ -89,46 +81,66 @@ class Phones:
         self.seats.set_place(seat, place)
 
     def address(self, seat):
-        """The seat's page: the firmware's own (".../<token>/") where phones run it, else the mirrored one."""
-        return "http://%s:%d/%s%s" % (self.host, self.server.port, self.seats.token(seat),
-                                      "/" if self.firmware_pages else "")
+        """The seat's page, the firmware's own: "http://<host>:<port>/<token>/"."""
+        return "http://%s:%d/%s/" % (self.host, self.server.port, self.seats.token(seat))
+
+    def leave_tablet(self, seat, ref, ports):
+        """The seat goes back to a phone: the dashboard its player had on the tablet's screen stops, the seat is
+        free for its phone (the referee keeps the car and gives it to the phone once it links)."""
+        from companion.virtual import is_virtual
+
+        dev = ref.pairs.get(seat)
+        if dev is not None and is_virtual(dev):
+            ref.pair(seat, None)
+            if ports is not None and hasattr(ports, "remove"):
+                ports.remove(dev)
+
+    def linked(self, dev, transport, links, ref, seats):
+        """Dashboard `dev` said hello; if on a seat's link socket (links: LinkPorts), it is that seat's phone:
+        paired by the socket's token, never guessed. The same phone again (a reload, its Wi-Fi back) changes
+        nothing; a new phone on the token takes the seat over. seats: the pairing screen's [(seat, ...)].
+        Returns True when the table's pairing changed (the referee resyncs a new pair: push it)."""
+        port_of = getattr(transport, "port_of", None)
+        seat = self.seat_of_token(links.token_of(port_of(dev))) if port_of is not None and links else None
+        if seat is None or ref is None or seat not in {s for s, *_ in seats} or self.place(seat) != PHONE:
+            return False
+        if ref.seat_of(dev) not in (None, seat):
+            return False  # a dashboard id already another seat's: never moved by a page
+        self.set_phone_dev(seat, dev)
+        if ref.pairs.get(seat) == dev:
+            return False
+        ref.pair(seat, dev)  # the table's car goes to it
+        return True
 
     def seat_of_token(self, token):
         return self.seats.seat_of(token) if self.seats is not None else None
 
     def phone_dev(self, seat):
-        """The dashboard id of the phone that holds this seat (firmware pages; None: none yet)."""
+        """The dashboard id of the phone that holds this seat (None: none yet)."""
         return self.seats.dev(seat) if self.seats is not None else None
 
     def set_phone_dev(self, seat, dev):
         self.seats.set_dev(seat, dev)
 
+    def seats_to_serve(self, ref, seats):
+        """Of the pairing screen's seats [(seat, name, ...)], those a phone may hold now: placed on a phone, with no
+        dashboard yet or this seat's own phone's (not a Pico's, not one on the tablet's screen): [(seat, name)]."""
+        return [(seat, name) for seat, name, *_ in seats if self.place(seat) == PHONE
+                and ref.pairs.get(seat) in (None, self.phone_dev(seat))]
+
     def sync(self, seats):
-        """Serve exactly these seats to phones: [(seat, dev or None, name, colour name, "#rrggbb")]."""
+        """Serve exactly these seats to phones: [(seat, its player's name)]."""
         if not self.ready():
             return
-        self.served = {seat: dev for seat, dev, _n, _c, _r in seats}
-        self.server.serve({self.seats.token(seat): Seat(self.seats.token(seat), dev, name, colour, rgb)
-                           for seat, dev, name, colour, rgb in seats})
+        self.served = dict(seats)
+        self.server.serve({self.seats.token(seat): Seat(self.seats.token(seat), name) for seat, name in seats})
 
     def on_phones(self):
-        """The dashboards (devs) a phone shows: the tablet must not draw them."""
-        phones = {dev for dev in self.served.values() if dev}
-        if self.seats is not None:
-            phones |= {entry["dev"] for entry in self.seats.seats.values() if entry.get("dev")}
-        return phones
+        """The dashboards (ids) a phone holds: the tablet must not draw them."""
+        if self.seats is None:
+            return set()
+        return {entry["dev"] for entry in self.seats.seats.values() if entry.get("dev")}
 
     def connected(self, seat):
+        """A page's link socket is open on this seat now."""
         return self.seats is not None and self.seats.token(seat) in self.server.connected()
-
-
-def page_colours():
-    """The page's colours, from the one theme (companion/theme.py)."""
-    from companion import theme
-
-    names = ("BG", "INK", "BUTTON", "BUTTON_DOWN", "WARN", "OLED_ON", "OLED_OFF")
-    return {name: rgb_hex(getattr(theme, name)) for name in names}
-
-
-def rgb_hex(rgba):
-    return "#%02x%02x%02x" % tuple(int(round(c * 255)) for c in rgba[:3])

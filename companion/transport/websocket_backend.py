@@ -13,9 +13,15 @@ any thread (it hands the bytes to the server's loop) and a close function, and f
 import itertools
 import threading
 
-from companion.transport.base import READ_TIMEOUT_S, PortSource
+from companion.transport.base import PortSource
 
 INBOX_MAX = 64 * 1024  # bytes from a page not read yet; past this a flood is dropped like noise on a line
+# How long the reader waits for a page's bytes before it ticks its session anyway (a USB port's is base's
+# READ_TIMEOUT_S, 20 ms). A socket wakes its reader on each message and on its close, and never delivers a damaged
+# frame (no 40 ms fast resend to time), so only the session's own timers need these wakes: heartbeats (1 s), resends
+# (250 ms), silence (2.5 s); a tenth of a second is plenty for them. Five times fewer wakes for every phone: at 20 ms
+# the six readers' polls were most of what six phones cost the tablet (bench/tablet_phones_bench.py).
+READ_WAIT_S = 0.1
 
 
 class LinkPort:
@@ -55,11 +61,11 @@ class LinkPort:
             return len(self.inbox)
 
     def read(self, n):
-        """Up to n bytes, waiting at most READ_TIMEOUT_S for the first; what came before a close is read
+        """Up to n bytes, waiting at most READ_WAIT_S for the first; what came before a close is read
         first, then OSError (the port is gone)."""
         with self.cv:
             if not self.inbox and not self.closed:
-                self.cv.wait(READ_TIMEOUT_S)
+                self.cv.wait(READ_WAIT_S)
             if not self.inbox and self.closed:
                 raise OSError("the phone's link socket closed")
             out = bytes(self.inbox[:n])

@@ -146,9 +146,10 @@ def open_f5(app):
     yield lambda: app.sm.current == "f5setup"
 
 
-def setup_and_pair(d, players=3, on_tablet=1):
-    """Setup, then pairing: the first `on_tablet` cars' dashboards on the tablet's screen (their players have no
-    hardware and chose it), the rest on phones (the default)."""
+def setup_and_pair(d, players=3, on_tablet=None):
+    """Setup, then pairing: the first `on_tablet` cars' dashboards (all of them by default) on the tablet's screen
+    (their players have no hardware and chose it); the rest are left on phones (the default), where they wait for
+    their phones to link (none here)."""
     app = d.app
     ids = app.screen("setup").ids
     yield lambda: app.bridge is not None
@@ -166,12 +167,12 @@ def setup_and_pair(d, players=3, on_tablet=1):
     yield tap(ids.start)
     yield lambda: app.sm.current == "pairing"
     d.note("roll", app.screen("pairing").ids.roll.text)
-    for seat in range(on_tablet):
+    for seat in range(players if on_tablet is None else on_tablet):
         rows = list(reversed(app.screen("pairing").ids.seats.children))  # the cards are rebuilt by each tap
         yield tap(rows[seat].virtual_button)  # "Show it on this tablet instead": a virtual dashboard here
         yield lambda seat=seat: any(dev == "virtual-%d" % (seat + 1) for dev, _s in app.bridge.dashboards())
     d.shot("2-pairing")
-    yield tap(app.screen("pairing").ids.go)  # the rest get virtual ones too
+    yield tap(app.screen("pairing").ids.go)
     yield lambda: app.sm.current == "race"
     yield lambda: dashboards_agree(app)
 
@@ -732,8 +733,8 @@ def people(d):
 
 def continue_after_pairing(d):
     """Issue 25 defect 1: setup, Roll for seats, Escape on the pairing screen, then the setup's Continue. The
-    race must not skip what Race does: every seat gets its dashboard (on its phone, as placed), so the phones
-    waiting at their addresses are served one."""
+    race must not skip what Race does: every seat placed on a phone is served (its firmware page and link socket),
+    so the phones waiting at their addresses link and play; nothing runs on the tablet for them."""
     from kivy.core.window import Window
 
     app = d.app
@@ -753,11 +754,16 @@ def continue_after_pairing(d):
     if app.sm.current == "pairing":  # a fix may show the skipped step again: Race then does the rest
         yield tap(app.screen("pairing").ids.go)
         yield lambda: app.sm.current == "race"
+    import urllib.request
+
     ref = app.f1.ref
-    yield lambda: len(ref.pairs) == 3 and all(dev in app.ports.virtual for dev in ref.pairs.values())
-    yield lambda: all(app.phones.served.get(seat) for seat in range(3))
-    d.note("after", {"screen": app.sm.current, "pairs": len(ref.pairs),
-                     "served": sorted(seat for seat, dev in app.phones.served.items() if dev)})
+    yield lambda: sorted(app.phones.served) == [0, 1, 2]
+    pages = []
+    for address in d.seen["addresses"]:  # what a phone waiting at its address gets: the firmware's seat page
+        with urllib.request.urlopen(address, timeout=10) as r:
+            pages.append(r.status)
+    d.note("after", {"screen": app.sm.current, "pairs": len(ref.pairs), "served": sorted(app.phones.served),
+                     "pages": pages, "running": sorted(app.ports.virtual)})
 
 
 def text_cut(label):
@@ -1061,7 +1067,7 @@ def who_plays(d):
     from companion import theme
 
     app = d.app
-    yield from setup_and_pair(d, players=2)  # the first car's dashboard on the tablet, the second's on a phone
+    yield from setup_and_pair(d, players=2, on_tablet=1)  # one dashboard on the tablet, the second car's on a phone
     ids = race_ids(app)
     ref = app.f1.ref
     seen = []
@@ -1250,11 +1256,33 @@ def sizes(d):
                               for p in panels if "Maxi" in p.name][:1],
                 "keys": len([k for k in app.f1.speed_keys if k.parent is not None and k.width > 20]),
                 "dashboards": len(ids.dash_tabs.children),
+                "figures": big_figures(app),
+                "choices": [[b.text, round(b.width), round(b.height)] for b in ids.corners.children + ids.lanes.children
+                            if hasattr(b, "trigger_action")],
             }
             d.shot("race-%dp-%dx%d" % (players, w, h))
             if players == 6 and (w, h) == SIZES[0]:
                 d.note("black_car", black_car_edge(app))
     d.note("fits", fits)
+
+
+def big_figures(app):
+    """The figures read across the table, in pixels on screen: the least speed and laps figure of the cars'
+    panels, the header's name of the player to move, a die's face (its square) and its digit (issue 25 point 2:
+    far larger than the 16 px floor)."""
+    from kivy.metrics import dp
+
+    ids = race_ids(app)
+    panels = app.f1.car_rows
+    faces = [w for w in ids.dice.children]
+    return {
+        "speed": round(min(p.ids.speed.font_size for p in panels), 1),
+        "laps": round(min(p.ids.laps.font_size for p in panels), 1),
+        "turn": round(ids.turn.font_size, 1),
+        "die": round(min(min(f.width, f.height) - dp(8) for f in faces), 1),
+        "die_digit": round(min(f.font_size for f in faces), 1),
+        "thrown": all(f.value for f in faces),
+    }
 
 
 def black_car_edge(app):

@@ -6,13 +6,15 @@ from tests.companion.test_app_window import run
 PHONES = {"F1_PHONE_HOST": "127.0.0.1", "F1_PHONE_PORT": "0"}
 
 
-def test_continue_after_leaving_pairing_gives_the_phones_their_dashboards(tmp_path, monkeypatch):
+def test_continue_after_leaving_pairing_serves_the_phones_their_seats(tmp_path, monkeypatch):
     """Defect 1: Escape on pairing, then Continue: the race opened with no dashboard anywhere, the phones
-    waiting for the tablet for ever."""
+    waiting for the tablet for ever. Now each phone runs its seat's firmware: its page and link are served."""
     for k, v in PHONES.items():
         monkeypatch.setenv(k, v)
     seen = run("continue_after_pairing", tmp_path, tmp_path / "data", seed=7, timeout=120)
-    assert seen["after"]["pairs"] == 3 and seen["after"]["served"] == [0, 1, 2]
+    # every seat on a phone served (its page answers), waiting for its phone; no dashboard runs on the tablet for one
+    assert seen["after"]["served"] == [0, 1, 2] and seen["after"]["pages"] == [200, 200, 200]
+    assert seen["after"]["pairs"] == 0 and seen["after"]["running"] == []
     assert all(a.startswith("http://127.0.0.1:") for a in seen["addresses"])
     # Defect 15: the names typed for that race are there when the app opens again (they were forgotten).
     assert run("setup_names", tmp_path, tmp_path / "data")["names"] == ["Ann", "Bob", "Cy"]

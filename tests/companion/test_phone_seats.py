@@ -99,7 +99,9 @@ def test_a_phone_plays_its_seat_on_the_firmware_page_of_a_tablet_without_micropy
             with open_engine("chromium") as phone2:
                 page2 = visit(phone2, addresses[first])
                 boot(page2)
-                page2.wait(lambda: page2.text("status") == LINKED, timeout=30, what="the second phone linked")
+                # Linked: the tablet pairs it (taken_over below). Its status line is not waited for here: the scenario
+                # ends the game 0.2 s after the takeover, and on a loaded machine the page was told "gone" before a
+                # poll saw "Linked" (one run at load 25)
                 dev2 = phone_id(page2)
                 assert dev2 != dev
                 taken = _seen(out, proc, "taken_over")["taken_over"]

@@ -23,9 +23,9 @@ TOKEN = "a" * 26
 class Rig:
     def __init__(self, tmp_path):
         self.links = LinkPorts()
-        self.server = PhoneServer(lambda dev: None, links=self.links)
+        self.server = PhoneServer(self.links)
         self.port = self.server.start("127.0.0.1", 0)
-        self.server.serve({TOKEN: Seat(TOKEN, None, "Ann")})
+        self.server.serve({TOKEN: Seat(TOKEN, "Ann")})
         self.transport = Transport(AllPorts(NoPorts(), self.links), FAST)
         self.transport.start()
         self.notes = Notes(self.transport)
@@ -145,26 +145,6 @@ def test_only_the_seats_token_opens_its_link(rig):
 
     assert rig.pages.call(get(rig.url(other, "nothing"))) == 404
     assert rig.pages.call(get(rig.url(other))) == 404
-
-
-def test_a_server_without_link_ports_serves_no_link(tmp_path):
-    server = PhoneServer(lambda dev: None)
-    port = server.start("127.0.0.1", 0)
-    server.serve({TOKEN: Seat(TOKEN, None, "Ann")})
-    pages = PageLoop()
-    try:
-        async def status():
-            try:
-                ws = await pages.session.ws_connect("http://127.0.0.1:%d/%s/link" % (port, TOKEN))
-            except aiohttp.WSServerHandshakeError as e:
-                return e.status
-            await ws.close()
-            return 101
-
-        assert pages.call(status()) == 404
-    finally:
-        pages.close()
-        server.stop()
 
 
 def test_usb_ports_and_link_sockets_are_listed_together_and_a_flaky_listing_hides_neither():

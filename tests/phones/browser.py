@@ -60,13 +60,28 @@ class Page:
         return self.browser.driver.execute_script(script, *args)
 
     def dash(self):
-        """The page's own account: frame shown, frames received, tap-to-frame times, connection state."""
+        """The seat page's own account (companion/phones/static/seat.js window.dash): frames drawn, booted, linked,
+        taken, tap-to-canvas times, the status line, the link's bytes."""
         return self.js("return window.dash")
 
     def screen(self):
         """(frame, bytes) of what the canvas shows, or None while it shows no whole frame pixel-exactly."""
         got = self.js(_READ)
         return None if got is None else (got[0], bytes(got[1]))
+
+    def shown(self):
+        """What the canvas shows, as the OLED's rows of text joined by " | " ("" while it shows no whole frame)."""
+        from tests.firmware.dash import text_rows
+
+        got = self.screen()
+        return " | ".join(text_rows(got[1])) if got is not None else ""
+
+    def press(self, *names):
+        """A player's presses, each once the screen drew the one before (a finger does not outrun the screen)."""
+        for name in names:
+            frame = self.dash()["frame"]
+            self.tap(name)
+            self.wait(lambda frame=frame: self.dash()["frame"] > frame, what="the frame of " + name)
 
     def tap(self, *names):
         """Touch each button as a finger does (pointer events, through the browser's own input)."""

@@ -2,9 +2,11 @@
 table whose players are on phones:  python -m tests.phones.phone_window SCENARIO OUT.json [SHOTS_DIR]
 
 f5_phones: Formula 5, red and yellow players, green a bot, blue and white without a player; at the pairing
-screen the phones' addresses are written out, the race starts once both phones are on their pages.
+screen the phones' addresses are written out, the race starts once both phones run the firmware on their pages,
+linked and paired to their cars.
 f5_resume: the same game resumed after the app was killed. Both then watch the game to its end, writing its
-progress out as they go, and look through every screen's widget tree for a dashboard drawn on the tablet."""
+progress out as they go, and look through every screen's widget tree for a dashboard drawn on the tablet.
+f1_then_f5: the pairing screen's choices across two games. six_phones: a whole Formula 1 race on six phones."""
 
 import os
 import sys
@@ -72,7 +74,9 @@ def f5_phones(d):
     d.note("pairing", sorted(tablet_shows(app)[1]))
     d.shot("phones-1-pairing")
     d.save()
-    yield lambda: all(app.phones.connected(c) for c in PLAYERS)  # both players are on their pages
+    # both players' phones run the firmware on their pages, linked and paired to their cars by their tokens
+    yield lambda: all(app.phones.connected(c) and app.f5.ref.pairs.get(c) for c in PLAYERS)
+    d.note("paired", {str(c): app.f5.ref.pairs[c] for c in PLAYERS})
     yield 0.3
     d.note("pairing_connected", sorted(tablet_shows(app)[1]))
     yield tap(app.screen("pairing").ids.go)
@@ -95,10 +99,12 @@ def f5_resume(d):
 
 
 def f1_then_f5(d):
-    """A Formula 1 race, its first car on the tablet, the second on a phone; then, in the same run, Formula 5
-    with one player: its pairing takes none of the race's dashboards; put on the tablet, with a warning."""
+    """A Formula 1 race, its first car on the tablet, the second left to its phone (which runs the firmware itself:
+    nothing for it on the tablet); then, in the same run, Formula 5 with one player: its pairing takes none of the
+    race's dashboards; put on the tablet, with a warning."""
     app = d.app
-    yield from setup_and_pair(d, players=2)  # the first car "on this tablet instead", the rest on phones
+    yield from setup_and_pair(d, players=2, on_tablet=1)  # the first car "on this tablet instead", the second's phone
+    d.note("f1_served", sorted(app.phones.served))
     yield lambda: dashboards_agree(app)
     d.note("f1_pairs", {str(k): v for k, v in app.f1.ref.pairs.items()})
     d.note("f1_drawn", [getattr(w, "dev", None) for w in app.screen("race").ids.dash_tabs.children])
@@ -119,6 +125,15 @@ def f1_then_f5(d):
     d.note("f5_cards", [c.seat for c in cards])
     d.note("f5_url", app.phones.address(0))
     yield tap(cards[0].virtual_button)  # "Show it on this tablet instead"
+    yield lambda: "f5-virtual-1" in app.ports.virtual
+    card = list(reversed(app.screen("pairing").ids.seats.children))[0]
+    d.note("use_phone", card.virtual_button.text)
+    yield tap(card.virtual_button)  # "Use a phone": the dashboard here stops, the seat waits for its phone
+    yield lambda: not app.ports.virtual
+    d.note("back_to_phone", {"running": sorted(app.ports.virtual), "pairs": {str(k): v for k, v in app.f5.ref.pairs.items()},
+                             "served": sorted(app.phones.served)})
+    card = list(reversed(app.screen("pairing").ids.seats.children))[0]
+    yield tap(card.virtual_button)  # and on the tablet again, deliberately
     d.note("warning", app.screen("pairing").ids.pair_message.text)
     yield tap(app.screen("pairing").ids.go)
     yield lambda: app.sm.current == "f5table"
@@ -135,10 +150,74 @@ def f1_then_f5(d):
     d.shot("phones-4-f5-on-tablet")
 
 
-SCENARIOS = {"f5_phones": f5_phones, "f5_resume": f5_resume, "f1_then_f5": f1_then_f5}
+def six_phones(d):
+    """A Formula 1 race of six players, every one on a phone (tests/phones/test_six_phone_seats.py runs it on a tablet
+    with no `micropython`): the race starts once the six phones are linked and paired; each car's first speed is
+    set on its phone (`to_play` says whose turn it is), the rest of the race on the race screen's buttons, Lap by
+    Lap to the finish; at the end every phone's car is the table's."""
+    from tests.companion.appdriver import race_ids, speed_button
+
+    app = d.app
+    yield lambda: app.bridge is not None and app.first_frame is not None
+    d.note("unix_port", app.ports is not None)
+    ids = app.screen("setup").ids
+    yield tap(ids.more)
+    yield tap(ids.fewer)
+    for _ in range(3):  # 3 players to 6
+        yield tap(ids.more)
+    for i, w in enumerate(reversed(ids.names.children)):
+        w.text = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"][i]
+    yield tap(ids.start)
+    yield lambda: app.sm.current == "pairing" and app.phones is not None and app.phones.ready()
+    ref = app.f1.ref
+    d.note("laps", ref.race.laps)
+    d.note("addresses", [app.phones.address(seat) for seat in range(len(ref.race.cars))])
+    d.save()
+    yield lambda: len(ref.pairs) == 6  # the six phones linked, each paired to its seat by its token
+    d.note("pairs", {str(seat): dev for seat, dev in ref.pairs.items()})
+    d.note("phones", {str(seat): app.phones.phone_dev(seat) for seat in range(6)})
+    yield tap(app.screen("pairing").ids.go)
+    yield lambda: app.sm.current == "race"
+    race = race_ids(app)
+    on_phone = []
+    turns = 0
+    while not ref.race.game_over and turns < 60:
+        yield app.f1.ready
+        seat = ref.race.seat
+        car = ref.race.cars[seat]
+        if seat not in on_phone:  # its first turn: its player sets the speed on the phone
+            on_phone.append(seat)
+            d.note("to_play", seat)
+            d.save()
+            yield lambda car=car: car.speed_set
+            yield app.f1.ready
+        elif not car.speed_set:
+            yield tap(speed_button(app, fastest=True))
+        yield tap(race.finish if car.laps_left == 1 else race.lap)
+        if car.laps_left == 1:
+            yield tap(button(race.speeds, "2"))
+        yield tap(race.end)
+        turns += 1
+    d.note("on_phone", on_phone)
+    d.note("turns", turns)
+    d.note("game_over", ref.race.game_over)
+    yield lambda: all(app.transport.snapshot(dev) == ref.race.cars[seat].snapshot() for seat, dev in ref.pairs.items())
+    yield lambda: not app.transport.pending()
+    d.note("cars", [car.snapshot() for car in ref.race.cars])
+    d.note("phones_cars", [app.transport.snapshot(ref.pairs[seat]) for seat in range(6)])
+    d.note("over", 1)
+    d.save()
+    yield lambda: os.path.exists(d.out + ".looked")  # the tablet stays on until the test has looked at the phones
+
+
+SCENARIOS = {"f5_phones": f5_phones, "f5_resume": f5_resume, "f1_then_f5": f1_then_f5, "six_phones": six_phones}
 
 
 def main(argv):
+    if argv[0] == "six_phones":
+        import tests.companion.appdriver as appdriver
+
+        appdriver.WAIT_S = 90  # a step waits on six real pages booting the firmware, on a shared machine
     drive(SCENARIOS[argv[0]], argv[1], argv[2] if len(argv) > 2 else None)
 
 

@@ -1,9 +1,10 @@
-"""The tablet's parts, wired as companion/app.py wires them but without its window: virtual dashboards (the real
-firmware on the micropython unix port), the link over their ptys, the Formula 1 referee with its log, and the
-phones' server on loopback. A thread polls the link bridge as the app's Clock does.
+"""The tablet's parts, wired as companion/app.py wires them but without its window: the phones' server on
+loopback (each seat's firmware page and its link socket), the transport over the link sockets, the Formula 1
+referee with its log, a phone paired to its seat by its socket's token (Phones.linked, as the app does on a
+hello). Nothing runs on the tablet for a phone. A thread polls the link bridge as the app's Clock does.
 
     t = Table(tmp_path).start()           # a new 2-car race, every seat on a phone
-    t.urls[seat]; t.dash(seat) (the VirtualDashboard); t.ref
+    t.urls[seat]; t.ref; t.paired(seat)   # the seat's page address; the dashboard id of the phone it is paired to
     t.stop()                               # as if the app were killed: its files stay
     Table(tmp_path, path=t.path).start()   # resumed from them: the same addresses on the same port
 """
@@ -11,32 +12,45 @@ phones' server on loopback. A thread polls the link bridge as the app's Clock do
 import threading
 import time
 
-from companion import storage, theme
+from companion import storage
 from companion.f1 import view as f1_view
-from companion.link_bridge import LinkBridge
-from companion.phones import table as phone_table
 from companion.f1.referee import Referee
-from companion.transport import Transport
-from companion.virtual import VirtualPorts
+from companion.link_bridge import LinkBridge
+from companion.phones import assets
+from companion.phones import table as phone_table
+from companion.transport import AllPorts, NoPorts, Transport
+from companion.transport.websocket_backend import LinkPorts
 from tests.link.harness import FAST
 
 
+_FILES = []
+
+
+def seat_page_files():
+    """The seat page's files, made once for every Table of this process (mpy-cross takes seconds; the app makes them
+    at each start, the tests need them once), before any page asks for them."""
+    if not _FILES:
+        _FILES.append(assets.Assets())
+    return _FILES[0]
+
+
 class Table:
-    def __init__(self, tmp_path, players=2, seed=7, path=None):
+    def __init__(self, tmp_path, players=2, seed=7, path=None, laps=None):
         self.tmp = tmp_path
         self.players = players
         self.seed = seed
+        self.laps = laps
         self.path = path
         self.ref = None
         self.urls = {}
         self.running = False
 
     def start(self):
-        self.ports = VirtualPorts(real=False)
-        self.transport = Transport(self.ports, FAST)
+        self.links = LinkPorts()
+        self.transport = Transport(AllPorts(NoPorts(), self.links), FAST)
         self.transport.start()
         self.bridge = LinkBridge(self.transport)
-        self.phones = phone_table.Phones(self.ports, host="127.0.0.1")
+        self.phones = phone_table.Phones(self.links, host="127.0.0.1", files=seat_page_files())
         self.running = True
         self.ready = threading.Event()
         self.failed = None
@@ -47,28 +61,31 @@ class Table:
             raise self.failed
         return self
 
+    def seats(self):
+        """The pairing screen's seats: [(seat, name)]."""
+        return [(seat, name) for seat, name in enumerate(self.ref.race.names)]
+
+    def _hello(self, dev):
+        if self.phones.linked(dev, self.transport, self.links, self.ref, self.seats()):
+            self.bridge.push()
+        self.phones.sync(self.phones.seats_to_serve(self.ref, self.seats()))
+
     def _open(self):
         if self.path is None:
             self.tmp.mkdir(parents=True, exist_ok=True)
             self.path = str(self.tmp / "race.db")
             form = f1_view.SetupForm()
             form.set_count(self.players)
+            if self.laps is not None:
+                form.set_laps(self.laps)
             self.ref = form.start(self.path, seed=self.seed)
         else:
             self.ref = Referee.open(self.path)
         self.bridge.attach(self.ref)
-        folder = storage.dashboards_dir(self.path)
-        self.phones.open_game(folder)
-        race = self.ref.race
-        for seat in range(len(race.cars)):
-            dev = "virtual-%d" % (seat + 1)
-            self.ports.add(folder, dev)
-            if self.ref.pairs.get(seat) != dev:
-                self.ref.pair(seat, dev)
-            self.urls[seat] = self.phones.address(seat)
-        self.bridge.push()
-        self.phones.sync([(seat, "virtual-%d" % (seat + 1), race.names[seat], race.colours[seat],
-                           phone_table.rgb_hex(theme.CAR_RGBA[race.colours[seat]])) for seat in range(len(race.cars))])
+        self.bridge.on_hello = self._hello
+        self.phones.open_game(storage.dashboards_dir(self.path))
+        self.urls = {seat: self.phones.address(seat) for seat, _ in self.seats()}
+        self.phones.sync(self.phones.seats_to_serve(self.ref, self.seats()))
 
     def _run(self):
         try:
@@ -83,10 +100,11 @@ class Table:
             time.sleep(0.01)
         self.ref.close()
 
-    def dash(self, seat):
-        return self.ports.virtual["virtual-%d" % (seat + 1)]
+    def paired(self, seat):
+        """The dashboard id the seat is paired to (its phone's), None while no phone has linked on it."""
+        return self.ref.pairs.get(seat)
 
-    def wait(self, pred, timeout=20, what="the table"):
+    def wait(self, pred, timeout=30, what="the table"):
         end = time.monotonic() + timeout
         while not pred():
             if time.monotonic() > end:
@@ -98,4 +116,3 @@ class Table:
         self.poller.join(2)
         self.phones.stop()
         self.transport.stop()
-        self.ports.stop()

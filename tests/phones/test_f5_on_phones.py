@@ -18,6 +18,7 @@ from shared_rules.f5.cards import COLOURS, FIRST_PIT, colour
 from shared_rules.f5.game import PIT, Game
 from tests.firmware.dash import text_rows
 from tests.phones.browser import MISSING, Browser
+from tests.phones.notes import record, seen
 
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
 
@@ -35,26 +36,6 @@ def start(scenario, out, data):
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
-def record(out):
-    """What the app's scenario has written of the game so far ({} before its first write)."""
-    try:
-        return json.loads(out.read_text())
-    except (OSError, ValueError):
-        return {}
-
-
-def seen(out, proc, pred, timeout=40):
-    end = time.monotonic() + timeout
-    while True:
-        got = record(out)
-        assert "error" not in got, got["error"]
-        if pred(got):
-            return got
-        assert proc.poll() is None, proc.stderr.read().decode(errors="replace")[-3000:]
-        assert time.monotonic() < end, "the app did not get there: %s" % {k: got.get(k) for k in ("events", "steps")}
-        time.sleep(0.05)
-
-
 def group(card):
     return COLOURS if card >= FIRST_PIT else colour(card)
 
@@ -70,10 +51,10 @@ def rows(page):
 
 def tap_and_see(page, name):
     """Tap, then wait (briefly) for the page to show the frame the tap drew."""
-    before = page.dash()["frames"]
+    before = page.dash()["frame"]
     page.tap(name)
     end = time.monotonic() + 2
-    while page.dash()["frames"] == before and time.monotonic() < end:
+    while page.dash()["frame"] == before and time.monotonic() < end:
         time.sleep(0.02)
 
 

@@ -70,9 +70,9 @@ class PhoneTable(Table):
 
     def _serve(self):
         """The tablet's phones server (again after a restart: on the same port, with a new set of link ports)."""
-        self.server = phones_server.PhoneServer(lambda dev: None, links=LinkPorts())
+        self.server = phones_server.PhoneServer(LinkPorts())
         self.web_port = self.server.start("127.0.0.1", self.web_port)
-        self.server.serve({t: phones_server.Seat(t, None, NAMES[i]) for i, t in enumerate(self.tokens)})
+        self.server.serve({t: phones_server.Seat(t, NAMES[i]) for i, t in enumerate(self.tokens)})
 
     def _seat(self, i, dashboard):
         url = "http://127.0.0.1:%d/%s/link" % (self.web_port, self.tokens[i])

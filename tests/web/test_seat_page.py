@@ -3,6 +3,7 @@ changes the canvas, the canvas is the firmware's framebuffer pixel for pixel (an
 port driven by the same buttons), and a reload comes back to the saved car. Standalone: no tablet behind the page."""
 
 import base64
+import time
 
 import pytest
 
@@ -215,3 +216,34 @@ def test_a_resized_page_gets_the_largest_whole_scale_that_fits(server, browser):
         assert canvas(page)[1] == before  # the same frame, redrawn whole at the new scale
     finally:
         browser.driver.set_window_size(size["width"], size["height"])
+
+
+
+# A finger's tap made by the page's own script (down, then up, each an input event): the frame count read as the
+# press's event returns.
+_TAP = """
+const el = document.getElementById(arguments[0]);
+el.dispatchEvent(new PointerEvent("pointerdown", {bubbles: true}));
+const frame = window.dash.frame;
+el.dispatchEvent(new PointerEvent("pointerup", {bubbles: true}));
+return frame;
+"""
+
+
+def test_a_tap_is_drawn_in_its_own_event_and_a_double_tap_is_two_steps(server, browser):
+    # The page runs the firmware's ready tasks inside the press's event (firmware/webport.py: dashpage.on_loop), so
+    # its frame is on the canvas when the event returns; before, the loop ran on a timer after it (with the CPU
+    # slowed 4x, that wait was most of a tap's time, over 33 ms at the p99).
+    page = visit(browser, server.new_seat())
+    boot(page)
+    frame, _ = tap(page, "OK")  # the speed dial: each UP redraws it
+    assert page.js(_TAP, "UP") == frame + 1
+    time.sleep(0.1)  # a double tap's second: 100 ms later (an edge within the 5 ms debounce would be a bounce)
+    assert page.js(_TAP, "UP") == frame + 2
+    _, double = canvas(page)
+    assert double == framebuffer(page)
+    other = visit(browser, server.new_seat())  # the same two steps tapped one at a time, on a seat of its own
+    boot(other)
+    for name in ("OK", "UP", "UP"):
+        _, one_by_one = tap(other, name)
+    assert double == one_by_one

@@ -20,9 +20,9 @@ TOKEN = "b" * 26
 @pytest.fixture
 def tablet():
     links = LinkPorts()
-    server = PhoneServer(lambda dev: None, links=links)
+    server = PhoneServer(links)
     port = server.start("127.0.0.1", 0)
-    server.serve({TOKEN: Seat(TOKEN, None, "Ann")})
+    server.serve({TOKEN: Seat(TOKEN, "Ann")})
     transport = Transport(AllPorts(NoPorts(), links), FAST)
     transport.start()
     try:

@@ -15,6 +15,7 @@ const HEAP = 256 * 1024; // the first heap, as the unix port's tests give the fi
 const RETRY_MS = 1000; // a link socket is dialled at most this often: a live link that drops (a page Chrome froze
 // comes back with its socket closed) is dialled again at once, a dial that fails (no tablet, Wi-Fi away) this often
 const TAKEN = 4001; // close code: another phone or tab took the seat
+const GONE = 4002; // close code: the tablet serves this seat on no phone now (a Pico or its own screen has it)
 const SILENT_MS = 3500; // the tablet speaks at least every second (docs/protocol.md §7): this long silent, the link
 // is dead even if the socket looks open (Wi-Fi gone, the tablet's end dropped while this phone slept): link again
 
@@ -24,11 +25,12 @@ const devKey = "f1dash:" + token + ":dev"; // this seat's dashboard id on this p
 
 // What the page knows, for its status line and for tests (tests/web read it through WebDriver).
 const dash = (window.dash = {
-  frame: 0, scale: 0, lit: LIT, dark: DARK, booted: false, firstFrameMs: null, linked: false, taken: false,
+  frame: 0, scale: 0, lit: LIT, dark: DARK, booted: false, firstFrameMs: null, linked: false, taken: false, gone: false,
   error: null, awake: "unknown", stored: 0, taps: [], log: "",
 });
 
-let mp = null, FS = null, board = null, wakeLink = null, ws = null, retry = null, lastHeard = 0, lastDial = -RETRY_MS;
+let mp = null, FS = null, board = null, wakeLink = null, runReady = null, ws = null, retry = null, lastHeard = 0;
+let lastDial = -RETRY_MS;
 let lastStored = null, storageError = null;
 const inbox = []; // bytes from the tablet not yet read by the firmware
 let inHead = 0;
@@ -36,7 +38,7 @@ const outbox = []; // bytes the firmware wrote, sent at the end of its step
 let flushQueued = false;
 const encoder = new TextEncoder(), decoder = new TextDecoder(), logDecoder = new TextDecoder();
 const fb = new Uint8Array(W * PAGES); // the pages as the firmware sent them
-let dirtyFrom = PAGES, dirtyTo = -1, pressedAt = null;
+let pressedAt = null;
 let canvas, ctx, small, img, audio = null, osc = null, wakeLock = null;
 
 // ---- status line: what is true now ---------------------------------------------------------------------------
@@ -46,9 +48,12 @@ function status() {
   else if (dash.taken) text = "Another phone or tab took this seat: this one is stopped.";
   else if (!dash.booted) text = "Starting the dashboard…";
   else if (dash.linked) text = "Linked to the tablet.";
+  else if (dash.gone) text = "This seat is not on a phone now (the tablet gave it a Pico or its own screen): this " +
+    "page links again if the seat comes back to it.";
   else text = "Not linked to the tablet: the dashboard plays on its own and keeps your car on this phone.";
   if (storageError) text += " This browser does not keep the car: " + storageError;
   if (dash.booted && !dash.taken && dash.awake === "no") text += " Keep the screen on yourself: " + dash.awakeWhy;
+  if (text === dash.status) return; // called on every press (keepAwake): the page changes only for news
   document.getElementById("status").textContent = text;
   dash.status = text;
 }
@@ -119,7 +124,12 @@ function deviceId() {
 function setupCanvas() {
   canvas = document.getElementById("oled");
   const dpr = window.devicePixelRatio || 1;
-  const room = Math.min(window.innerWidth - 36, 640); // CSS px across, the border included
+  // CSS px across for the OLED itself: the page's width less what sits beside it in its row (the light, the gap,
+  // the canvas's border) and the page's padding, measured, so that the row never runs off a narrow phone's screen
+  const main = document.querySelector("main"), box = getComputedStyle(main);
+  const inner = main.clientWidth - parseFloat(box.paddingLeft) - parseFloat(box.paddingRight);
+  const beside = document.getElementById("top").offsetWidth - canvas.clientWidth;
+  const room = Math.min(inner - beside, 640);
   const scale = Math.max(1, Math.floor((room * dpr) / W)); // device pixels per OLED pixel: whole
   canvas.width = W * scale;
   canvas.height = H * scale;
@@ -154,22 +164,29 @@ function paint(p0, p1) {
   ctx.drawImage(small.canvas, 0, y0, W, y1 - y0, 0, y0 * s, W * s, (y1 - y0) * s);
 }
 
+function nibble(hex, k) {
+  const c = hex.charCodeAt(k);
+  return c <= 57 ? c - 48 : c - 87; // '0'-'9', 'a'-'f' (bytearray.hex() writes lower case)
+}
+
 // ---- what the firmware calls: the JS module `dashpage` -------------------------------------------------------
 const dashpage = {
   device_id: deviceId,
   random_byte: () => crypto.getRandomValues(new Uint8Array(1))[0],
   link_waiting: () => inbox.length - inHead,
   on_link: (wake) => { wakeLink = wake; },
+  on_loop: (run) => { runReady = run; },
   attach: (b) => { board = b; },
-  page: (p, hex) => {
-    for (let x = 0; x < W; x++) fb[p * W + x] = parseInt(hex.substr(x * 2, 2), 16);
-    dirtyFrom = Math.min(dirtyFrom, p);
-    dirtyTo = Math.max(dirtyTo, p);
-  },
-  frame: () => {
-    if (dirtyTo >= dirtyFrom) paint(dirtyFrom, dirtyTo);
-    dirtyFrom = PAGES;
-    dirtyTo = -1;
+  // A frame: the whole buffer as hex, bit p of mask set for each page that changed (only those are redrawn)
+  frame: (mask, hex) => {
+    let from = PAGES, to = -1;
+    for (let p = 0; p < PAGES; p++) {
+      if (!(mask & (1 << p))) continue;
+      for (let x = p * W, k = 2 * x; x < (p + 1) * W; x++, k += 2) fb[x] = (nibble(hex, k) << 4) | nibble(hex, k + 1);
+      from = Math.min(from, p);
+      to = p;
+    }
+    if (to >= from) paint(from, to);
     dash.frame++;
     const now = performance.now();
     if (dash.firstFrameMs === null) {
@@ -239,6 +256,7 @@ function connect() {
     lastHeard = performance.now();
     if (!dash.linked) {
       dash.linked = true; // the tablet heard on this socket (it speaks first): an open socket alone may lead nowhere
+      dash.gone = false;
       status();
     }
     for (const c of encoder.encode(e.data)) inbox.push(c);
@@ -248,6 +266,7 @@ function connect() {
     if (ws !== sock) return;
     ws = null;
     dash.linked = false;
+    if (e.code === GONE) dash.gone = true; // said until the tablet is heard again (the refused retries change nothing)
     if (e.code === TAKEN) {
       dash.taken = true;
       stopHere();
@@ -260,7 +279,14 @@ function connect() {
 
 function watchLink() {
   if (ws && ws.readyState === WebSocket.OPEN && performance.now() - lastHeard > SILENT_MS) {
-    ws.close(); // as pulling the cable: its onclose links again
+    // As pulling the cable, at once: on a network that swallows everything (out of range) the socket's close never
+    // completes and its onclose may come a minute later, the status line saying "linked" all that while
+    const dead = ws;
+    ws = null;
+    dash.linked = false;
+    dead.close();
+    status();
+    if (!retry) retry = setTimeout(connect, RETRY_MS);
   }
 }
 
@@ -293,18 +319,24 @@ async function keepAwake() {
   status();
 }
 
-function press(i, down) {
+// `at`: when the finger touched (the event's own time stamp: any wait before this handler ran counts in dash.taps)
+function press(i, down, at) {
   const el = document.getElementById(BUTTONS[i]);
   if (el.disabled || el.classList.contains("down") === down) return;
   el.classList.toggle("down", down);
   if (down) {
-    if (navigator.vibrate) navigator.vibrate(12); // the buzz of each press, where the phone has a vibrator
-    if (!audio && window.AudioContext) audio = new AudioContext(); // sound needs a press first
-    else if (audio && audio.state === "suspended") audio.resume();
-    keepAwake();
-    pressedAt = performance.now();
+    pressedAt = at === undefined ? performance.now() : at;
+    if (!audio && window.AudioContext) audio = new AudioContext(); // sound needs a press first (made once)
   }
-  if (board) board.edge(i, down);
+  if (board) {
+    board.edge(i, down);
+    if (runReady) runReady(); // the press handled and drawn now, in this event, not on the loop's next timer
+  }
+  if (down) { // after the frame: the buzz, the sound and the wake lock wait a millisecond, the screen does not
+    if (navigator.vibrate) navigator.vibrate(12); // the buzz of each press, where the phone has a vibrator
+    if (audio && audio.state === "suspended") audio.resume();
+    keepAwake();
+  }
 }
 
 function setupButtons() {
@@ -318,7 +350,7 @@ function setupButtons() {
       } catch (err) {
         // no such pointer (an event made by a script): nothing to capture
       }
-      press(i, true);
+      press(i, true, e.timeStamp);
     });
     for (const type of ["pointerup", "pointercancel", "lostpointercapture"]) el.addEventListener(type, () => press(i, false));
   });

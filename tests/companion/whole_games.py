@@ -123,7 +123,9 @@ def race_setup(d):
     if app.sm.current == "pairing":
         yield from double_tap(app.screen("pairing").ids.go)
     yield lambda: app.sm.current == "race"
-    yield lambda: len(app.f1.ref.pairs) == 3 and dashboards_agree(app)
+    # Ann's dashboard on this tablet; Bob's and Cy's seats wait for their phones (the firmware's own page, linked
+    # on the seat's token), which this test does not open: their turns are played on the race screen
+    yield lambda: len(app.f1.ref.pairs) >= 1 and dashboards_agree(app)
     d.note("continued", {"screen": app.sm.current, "games": len(f1_games()), "pairs": len(app.f1.ref.pairs)})
 
 

@@ -350,9 +350,12 @@ def f5_games():
 
 
 def f5_mode(name):
+    from tests import mpy
     from tests.firmware.dash import modes
 
-    return modes("f5_ui.py")[name]
+    # firmware/ondemand/f5_ui.py since i26core's folders (firmware/f5_ui.py before them)
+    where = "ondemand/f5_ui.py" if os.path.exists(os.path.join(mpy.ROOT, "firmware", "ondemand", "f5_ui.py")) else "f5_ui.py"
+    return modes(where)[name]
 
 
 def dash_rows(dash):

@@ -33,6 +33,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from companion import game_choice, pairing, saved_games, theme
 from companion import virtual as virtual_mod
+from companion.double_tap import DoubleTapGuard
 from companion.f1 import screens as f1_screens
 from companion.link_bridge import LinkBridge
 from companion.transport import AllPorts, Transport, on_android
@@ -85,6 +86,8 @@ class CompanionApp(App):
         Window.clearcolor = theme.BG
         self._resize(Window, Window.size)
         Window.bind(size=self._resize, on_keyboard=self._key, on_request_close=self._close_asked)
+        self.tap_guard = DoubleTapGuard()  # a double tap's second tap never presses what its first put there
+        Window.bind(on_touch_down=self.tap_guard.on_touch_down, on_touch_up=self.tap_guard.on_touch_up)
         # Kivy has already loaded companion.kv (the App's name, from this folder) before build().
         sm = Screens(transition=NoTransition())
         game_choice.add_screen(sm)  # the first added is the first shown

@@ -537,7 +537,7 @@ class RaceView:
         for place, seat in order:
             car = race.cars[seat]
             if car.status == FINISHED:
-                text = "finished, %d spaces over the line" % max(race.over[seat], 0)
+                text = "finished, %s over the line" % spaces(max(race.over[seat], 0))
                 level = [s for _p, s in order if s != seat and race.cars[s].status == FINISHED
                          and race.over[s] == race.over[seat]]
                 if level:
@@ -690,7 +690,7 @@ class RaceView:
         who = self._who()
         ev = self._do(lambda: fn(over, token=token), "")
         if ev is not None:
-            self.message = _kept(ev, who) + (("%s FINISHED, %d spaces over the line" % (who, over)) if final else (
+            self.message = _kept(ev, who) + (("%s FINISHED, %s over the line" % (who, spaces(over))) if final else (
                 "%s: lap, %d to go" % (who, self.race.cars[ev["seat"]].laps_left)))
         return ev
 
@@ -721,6 +721,11 @@ class RaceView:
 def short_cost(text):
     """A speed key's cost where the key is narrow (the 7-inch screen): "brake 2 tyre 1" -> "B2 T1"."""
     return text.replace("brake ", "B").replace("tyre ", "T").replace("optional", "opt")
+
+
+def spaces(n):
+    """A count of spaces as it is said: "1 space", "3 spaces"."""
+    return "%d space%s" % (n, "" if n == 1 else "s")
 
 
 def _kept(ev, who):

@@ -315,7 +315,7 @@ def tour(d):
     yield lambda: app.sm.current == "setup"
     yield tap(app.screen("setup").ids.back)  # Formula 1's setup goes back to the game choice
     yield lambda: app.sm.current == "games"
-    yield 0.3
+    yield 0.6  # a look first: Saved games lies where Back was, and a tap there sooner is a double tap (dropped)
     d.note("setup_after_finish", [choice_ids(app).resume.disabled, choice_ids(app).resume_note.text])
     yield tap(choice_ids(app).saved)
     rows = list(reversed(app.screen("saved").ids.games.children))
@@ -612,6 +612,7 @@ def people(d):
     for name, widget in (("pairing", rids.dashboards), ("history", rids.history), ("results", rids.results)):
         yield tap(widget)
         shown = app.sm.current
+        yield 0.6  # a look at it first: a tap on its Back sooner, at the same spot, is a double tap (dropped)
         yield tap(app.screen(name).ids.back)
         d.note("back_from_" + name, [shown, app.sm.current])
         yield 0.05
@@ -1195,6 +1196,7 @@ def f5_finished_row(d):
     order = [ref.names()[car] for car in ref.game.order if ref.game.is_player(car)]
     yield tap(app.screen("f5table").ids.leave)
     yield lambda: app.sm.current == "games"
+    yield 0.6  # a look first: Saved games lies where Leave was, and a tap there sooner is a double tap (dropped)
     yield tap(choice_ids(app).saved)
     rows = list(reversed(app.screen("saved").ids.games.children))
     d.note("row", {"players": rows[0].players, "state": rows[0].state, "detail": rows[0].detail, "order": order})
@@ -1507,6 +1509,7 @@ def f5_sizes(d):
     for players, roles in ((4, ["bot", "bot", "bot", "bot", "none"]), (2, ["none", "bot", "none", "bot", "none"])):
         yield tap(app.screen("f5table").ids.leave)
         yield lambda: app.sm.current == "games" and app.f5 is None
+        yield 0.6  # a look first: a tap at once where Leave was is a double tap (dropped)
         yield tap(choice_ids(app).choose_f5)
         yield lambda: app.sm.current == "f5setup"
         if players == 4:  # the game just left is offered to resume, in words

@@ -155,11 +155,12 @@ def six_phones(d):
     with no `micropython`): the race starts once the six phones are linked and paired; each car's first speed is
     set on its phone (`to_play` says whose turn it is), the rest of the race on the race screen's buttons, Lap by
     Lap to the finish; at the end every phone's car is the table's."""
-    from tests.companion.appdriver import race_ids, speed_button
+    from tests.companion.appdriver import open_f1, race_ids, speed_button
 
     app = d.app
     yield lambda: app.bridge is not None and app.first_frame is not None
     d.note("unix_port", app.ports is not None)
+    yield from open_f1(app)
     ids = app.screen("setup").ids
     yield tap(ids.more)
     yield tap(ids.fewer)

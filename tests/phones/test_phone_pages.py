@@ -13,6 +13,7 @@ import urllib.request
 
 import aiohttp
 import pytest
+from companion.phones.seats import PHONE, TABLET
 
 from tests.phones.browser import MISSING, Browser
 from tests.phones.relay import Relay
@@ -192,15 +193,18 @@ def test_a_seat_no_longer_served_drops_its_link_which_comes_back_when_served_aga
     t = Table(tmp_path).start()
     try:
         page = open_linked(browser, t.urls[0])
-        served = dict(t.phones.server.seats)
-        token = t.urls[0].rsplit("/", 2)[1]
-        t.phones.server.serve({k: v for k, v in served.items() if k != token})  # given a Pico, say
+
+        def place(where):  # as the pairing screen does it: every hello serves the seats again (Table._hello)
+            t.phones.set_place(0, where)
+            t.phones.sync(t.phones.seats_to_serve(t.ref, t.seats()))
+
+        place(TABLET)  # its player chose the tablet's screen (or a Pico): the phone's seat is no longer served
         page.wait(lambda: not page.dash()["linked"], what="the link closed")
         gone = "This seat is not on a phone now"
         page.wait(lambda: page.text("status").startswith(gone), what="the page saying why")
         time.sleep(1.5)  # it tries again every second, and is refused: it still says why
         assert not page.dash()["linked"] and page.text("status").startswith(gone)
-        t.phones.server.serve(served)  # back on a phone: the page finds it by itself
+        place(PHONE)  # back on a phone: the page finds it by itself
         page.wait(lambda: page.dash()["linked"], timeout=15, what="the page linked again")
         assert page.text("status") == LINKED
     finally:

@@ -49,9 +49,9 @@ def measure():
     from tests.web.test_seat_page import boot
 
     links = LinkPorts()
-    server = PhoneServer(lambda dev: None, links=links)
+    server = PhoneServer(links)
     port = server.start("127.0.0.1", 0)
-    server.serve({TOKEN: Seat(TOKEN, None, "Ann")})
+    server.serve({TOKEN: Seat(TOKEN, "Ann")})
     transport = Transport(AllPorts(NoPorts(), links), FAST)
     transport.start()
     notes = Notes(transport)

@@ -223,9 +223,9 @@ def _phone_table(workdir, browser, clock):
     class PagesTable(_at_the_apps_pace(Table)):
         def __init__(self, workdir, seed, **kw):
             self.tokens = [new_token() for _ in range(6)]
-            self.server = phones_server.PhoneServer(lambda dev: None, links=LinkPorts())  # the firmware-page path
+            self.server = phones_server.PhoneServer(LinkPorts())
             self.web_port = self.server.start("127.0.0.1", 0)
-            self.server.serve({t: phones_server.Seat(t, None, NAMES[i]) for i, t in enumerate(self.tokens)})
+            self.server.serve({t: phones_server.Seat(t, NAMES[i]) for i, t in enumerate(self.tokens)})
             super().__init__(workdir, seed, players=6, **kw)
 
         def open(self):

@@ -30,6 +30,7 @@ import pytest
 from tests.companion.test_any_tablet import ROOT, tablet_env
 from tests.firmware.dash import text_rows
 from tests.phones.browser import Browser, Page
+from tests.phones.player import press
 from tests.web.engines import MISSING
 from tests.web.test_seat_page import boot
 
@@ -137,16 +138,6 @@ def rows(page):
     return " | ".join(text_rows(got[1])) if got is not None else ""
 
 
-def press(page, name):
-    """A press, then the frame it drew (briefly waited for)."""
-    frame = "return window.dash.frame"  # the frame count alone: the whole window.dash carries the link's log
-    before = page.js(frame)
-    page.tap(name)
-    end = time.monotonic() + 3
-    while page.js(frame) == before and time.monotonic() < end:
-        time.sleep(0.02)
-
-
 def set_speed(page, taken):
     """The player's turn on the phone: the speed dial (opened by the turn, or by OK on YOUR TURN) at the car's speed,
     UP one step, OK sets it; then the player waits for the table (the dashboard resends its event until the table
@@ -204,6 +195,11 @@ def test_a_whole_race_of_three_phones_with_a_reload_a_freeze_and_the_app_killed(
                     out = tmp_path / "resumed.json"
                     proc = start(python, env, "resume", out)
                     assert seen(out, proc, lambda g: "resumed" in g)["addresses"] == addresses  # the same pages
+                    # the players go on once their phones say they are linked again: a speed set before that is no
+                    # event (a dashboard alone posts none) and the table would send the car back (set_speed)
+                    for phone in phones:
+                        phone.wait(lambda phone=phone: phone.js("return window.dash.linked"), timeout=30,
+                                   what="the phone linked to the resumed app")
                     continue
                 if got.get("over"):
                     break

@@ -9,16 +9,14 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
 from shared_rules.f5 import bot
-from shared_rules.f5.cards import COLOURS, FIRST_PIT, colour
-from shared_rules.f5.game import PIT, Game
-from tests.firmware.dash import text_rows
+from shared_rules.f5.game import Game
 from tests.phones.browser import MISSING, Browser
 from tests.phones.notes import record, seen
+from tests.phones.player import play, rows
 
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
 
@@ -34,88 +32,6 @@ def start(scenario, out, data):
                F1_PHONE_HOST="127.0.0.1", F1_PHONE_PORT="0")
     return subprocess.Popen([sys.executable, "-m", "tests.phones.phone_window", scenario, str(out), SHOTS],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-
-
-def group(card):
-    return COLOURS if card >= FIRST_PIT else colour(card)
-
-
-def groups(hand):
-    return sorted({group(c) for c in hand})
-
-
-def rows(page):
-    got = page.screen()
-    return text_rows(got[1]) if got is not None else [""]
-
-
-def tap_and_see(page, name):
-    """Tap, then wait (briefly) for the page to show the frame the tap drew."""
-    before = page.dash()["frame"]
-    page.tap(name)
-    end = time.monotonic() + 2
-    while page.dash()["frame"] == before and time.monotonic() < end:
-        time.sleep(0.02)
-
-
-def open_hand(page):
-    """From whatever the dashboard shows to its hand, at the player's turn (messages dismissed with OK). A
-    message may time out just as OK dismisses it: that OK then opens the hand from the main screen, whose turn
-    was not seen; so only a hand opened from YOUR TURN counts, any other is closed again (BACK)."""
-    end = time.monotonic() + 30
-    from_turn = False
-    while True:
-        top = rows(page)[0]
-        if top.startswith("HAND"):
-            if from_turn:
-                return
-            tap_and_see(page, "BACK")
-        elif top.startswith("YOUR TURN"):
-            from_turn = True
-            tap_and_see(page, "OK")
-        elif top.startswith(("WAIT", "RACE OVER")) or not top:
-            time.sleep(0.05)
-        else:
-            from_turn = False
-            tap_and_see(page, "OK")  # a message: any button dismisses it
-        assert time.monotonic() < end, "no turn on the page: %s" % rows(page)
-
-
-def steps_for(hand, ev):
-    """The player's presses for the engine event ev from the hand screen, each with the screen it is made on,
-    and the title the dashboard shows once the move is sent."""
-    hand_rows = [g for g in groups(hand) if g < COLOURS] + [COLOURS]
-    if ev[0] != PIT:
-        return [("HAND", "DOWN")] * hand_rows.index(colour(ev[2])) + [("HAND", "OK")], "PLAYED"
-    steps = [("HAND", "DOWN")] * (len(hand_rows) - 1) + [("HAND", "OK")]  # PIT STOP
-    pit_rows = list(reversed(groups(hand)))
-    steps += [("PIT", "DOWN")] * pit_rows.index(group(ev[2])) + [("PIT", "OK")]
-    for g in groups([c for c in hand if c != ev[2] and c < FIRST_PIT]):
-        steps += [("DISCARD", "OK")] * len([c for c in ev[3] if colour(c) == g]) + [("DISCARD", "DOWN")]
-    return steps + [("DISCARD", "OK")], "PIT STOP"  # CONFIRM PIT
-
-
-def play(page, hand, ev, taken):
-    """Make the move on the page as a player does: look at the screen before each press. A view from the tablet
-    arriving meanwhile may put the dashboard back on its main screen: nothing was sent yet, start again.
-    taken(): the app has the move. The page's title for a sent move may be gone before it is looked at: the
-    table's next view replaces it (the last move's RACE OVER at once), and a loaded machine looks late."""
-    steps, sent = steps_for(hand, ev)
-    for _attempt in range(4):
-        if taken():
-            return
-        open_hand(page)
-        for screen, key in steps:
-            if not rows(page)[0].startswith(screen):
-                break
-            tap_and_see(page, key)
-        else:
-            end = time.monotonic() + 3
-            while time.monotonic() < end:
-                if rows(page)[0].startswith(sent) or taken():
-                    return
-                time.sleep(0.03)
-    raise AssertionError("the move %s did not go out: %s" % (ev, rows(page)))
 
 
 def test_a_whole_formula5_game_on_phone_pages_with_a_restart(tmp_path):

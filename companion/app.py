@@ -24,6 +24,7 @@ import os
 import threading
 import time
 
+from companion import renderer  # first: it sets Kivy's Config before the window opens
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
@@ -84,6 +85,7 @@ class CompanionApp(App):
     # ---- life cycle ---------------------------------------------------------------------------------
     def build(self):
         Window.clearcolor = theme.BG
+        renderer.flush_each_frame(Window)
         self._resize(Window, Window.size)
         Window.bind(size=self._resize, on_keyboard=self._key, on_request_close=self._close_asked)
         self.tap_guard = DoubleTapGuard()  # a double tap's second tap never presses what its first put there

@@ -7,6 +7,7 @@ scenario saw is written to OUT.json for the test to check. One app per process: 
 """
 
 import json
+import math
 import os
 import sys
 import time
@@ -867,6 +868,34 @@ def quick_race(d, players=2):
     yield app.f1.ready
 
 
+def _rss_mb():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def taps_in_place(d):
+    """A player's speed set and taken back 150 times on the race screen, each tap drawn: how much the app's
+    memory grew over them (Linux's resident set), and the window's samples a pixel."""
+    from kivy.graphics import opengl
+
+    app = d.app
+    yield from quick_race(d)
+    ids = race_ids(app)
+
+    def one_turn_back_and_forth():
+        yield tap(speed_button(app))
+        yield lambda: app.f1.ref.race.cars[app.f1.ref.race.seat].speed_set
+        yield tap(ids.undo)
+        yield lambda: not app.f1.ref.race.cars[app.f1.ref.race.seat].speed_set
+
+    yield 0.6  # past the double-tap guard's time for the setup's vanished buttons
+    before = _rss_mb()
+    for _ in range(75):
+        yield from one_turn_back_and_forth()
+    d.note("grew_mb", round(_rss_mb() - before, 1))
+    d.note("samples", opengl.glGetIntegerv(opengl.GL_SAMPLES)[0])
+
+
 def same_speed(d):
     """Issue 25 defect 9: a player keeping last turn's speed taps Lap, a corner's roll, Block or Pit: it means
     the same speed, said once on the screen, as End turn does; before, each said "set the speed first"."""
@@ -953,6 +982,9 @@ def pairing_sizes(d):
                 "http://")) for c in cards)],
             "buttons": [[b.text, shown_text(b)] for c in cards for b in (c.seat_button, c.virtual_button) if b],
             "cards_whole": all(c.minimum_height <= c.height + 1 for c in cards)}
+        if (w, h) == SIZES[0]:  # the black car's button in its rings (issue 25 point 6), as on the race screen
+            black = next(c for c in cards if c.seat_button.text.startswith("BLACK"))
+            d.note("black_car", left_edge(app, black.seat_button.parent))
         d.shot("pairing-6p-%dx%d" % (w, h))
     d.note("fits", fits)
 
@@ -1289,7 +1321,25 @@ def black_car_edge(app):
     """The black car's colour box against the dark panel around it, as drawn: (the box's edge, just inside,
     just outside), RGB 0..255 (issue 25 defect 15: the black car vanished on the dark theme)."""
     panel = next(p for p in app.f1.car_rows if tuple(p.car_rgba[:3]) == tuple(app_theme().CAR_RGBA["black"][:3]))
-    box = panel.ids.name.parent
+    return root_edge(app, panel.ids.name.parent)
+
+
+def left_edge(app, box):
+    """The pixels at `box`'s left edge, 6 px inside it and 3 px outside it, as drawn, RGB 0..255."""
+    from kivy.graphics import opengl
+
+    x, y = (math.ceil(v) for v in box.to_window(box.x, box.center_y))  # the first whole pixel drawn (layouts
+    # place widgets at fractions of a pixel)
+    row = opengl.glReadPixels(x - 3, y, 10, 1, opengl.GL_RGBA, opengl.GL_UNSIGNED_BYTE)  # the window's last frame
+
+    def rgb(dx):
+        return list(row[(dx + 3) * 4:(dx + 3) * 4 + 3])
+
+    return {"edge": rgb(0), "inside": rgb(6), "outside": rgb(-3)}
+
+
+def root_edge(app, box):
+    """As left_edge, read from the root widget drawn again into an image."""
     image = app.root.export_as_image()
     tex = image.texture
     pixels = tex.pixels
@@ -1537,7 +1587,7 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
-SCENARIOS = {"continue_after_pairing": continue_after_pairing, "f5_finished_row": f5_finished_row, "screens_fit": screens_fit, "words_whole": words_whole, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "f5_left_then_killed": f5_left_then_killed, "first_sight": first_sight, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+SCENARIOS = {"taps_in_place": taps_in_place, "continue_after_pairing": continue_after_pairing, "f5_finished_row": f5_finished_row, "screens_fit": screens_fit, "words_whole": words_whole, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "f5_left_then_killed": f5_left_then_killed, "first_sight": first_sight, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes}
 
 

@@ -1,7 +1,7 @@
 """Issue 25: what newcomers met at a real table, each in the real app in a real (offscreen) window
 (tests/companion/appdriver.py). Each test failed on the main before its fix."""
 
-from tests.companion.test_app_window import run
+from tests.companion.test_app_window import _black_car_holds, run
 
 PHONES = {"F1_PHONE_HOST": "127.0.0.1", "F1_PHONE_PORT": "0"}
 
@@ -83,6 +83,9 @@ def test_the_pairing_cards_show_the_whole_address_and_their_buttons_words(tmp_pa
         assert len(fit["addresses"]) == 6 and all(whole for _a, whole in fit["addresses"]), (size, fit)
         assert all(text == shown for text, shown in fit["buttons"]), (size, fit["buttons"])
         assert fit["cards_whole"], size
+    # Point 6: the black car's button held on the dark card inside the two rings, as on the race screen (the old
+    # card drew none: the button's edge was the card's colour)
+    assert _black_car_holds(seen["black_car"]), seen["black_car"]
 
 
 def test_no_words_left_from_another_game(tmp_path):

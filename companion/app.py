@@ -125,6 +125,8 @@ class CompanionApp(App):
             self.transport.start()
         self.bridge = LinkBridge(self.transport)
         self.bridge.on_hello = self._phone_linked
+        # A tap's commands leave after the frame that shows it (the log's flush to disk goes first: push_soon).
+        self.bridge.defer = lambda fn: Clock.schedule_once(lambda _dt: fn(), 0)
         Clock.schedule_interval(self.tick, POLL_S)
         Window.bind(on_flip=self._drawn)
         self._quit_on_sigterm()

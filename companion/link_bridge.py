@@ -51,6 +51,8 @@ class LinkBridge:
         # While the tablet's dice roll, the commands wait in the referee's outbox, in order: a dashboard showing
         # the throw before the dice on the table land would spoil them (hold_commands / release_commands).
         self.holding = False
+        self.defer = None  # defer(fn): fn called after the next frame is drawn (push_soon)
+        self._push_due = False
 
     def attach(self, referee):
         self.referee = referee
@@ -201,6 +203,9 @@ class LinkBridge:
                 self.due.add(dev)
             if err is not None:
                 self.errors.append("%s: %s" % (ref.names()[seat], err))
+        if seat is not None and not self._kept_on_disk():
+            self.transport.retry_event(dev, eid)  # applied and written, not yet on disk: acked once it is
+            return
         self.transport.ack_event(dev, eid)  # kept (or not this game's): the dashboard may forget it
 
     def _reconcile(self, dev, snap):
@@ -209,10 +214,36 @@ class LinkBridge:
         if seat is not None and isinstance(snap, dict):
             ref.reconcile(seat, snap)
 
+    def _kept_on_disk(self):
+        """The game log's appends flushed to disk (EventLog.sync) before anything that follows from them leaves
+        the tablet. False, with the error for the table, if the disk refused (the next push tries again)."""
+        try:
+            self.referee.log.sync()
+            return True
+        except LogError as e:
+            log.error("link: %s", e)
+            self.errors.append(str(e))
+            return False
+
+    def push_soon(self):
+        """push() once the screen has drawn what was just done (`defer`, set by the app: the next frame), so the
+        disk's flush before it is not part of the tap's frame; at once where nothing defers (tests, benches)."""
+        if self.defer is None:
+            self.push()
+        elif not self._push_due:
+            self._push_due = True
+            self.defer(self._due_push)
+
+    def _due_push(self):
+        self._push_due = False
+        self.push()
+
     def push(self):
         """Hand the referee's commands to the transport; a seat with no dashboard is resynced on pairing."""
         ref = self.referee
-        if ref is None or self.holding:
+        if ref is None or self.holding or not ref.outbox:
+            return 0
+        if not self._kept_on_disk():
             return 0
         n = 0
         for seat, cid, name, args in ref.take_commands():

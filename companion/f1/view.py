@@ -570,7 +570,7 @@ class RaceView:
             return None
         self.message = done_text(ev) if callable(done_text) else done_text
         if self.bridge is not None:
-            self.bridge.push()
+            self.bridge.push_soon()
         return ev
 
     def _who(self):

@@ -34,10 +34,11 @@ def oled_rows(image):
 
 # ---- a new texture for every new text ------------------------------------------------------------------------
 # Kivy draws a label's new text into the texture it already has when the size is the same. Mesa's software
-# renderer (llvmpipe: the offscreen window of the tests and benches, a Pi without its GPU driver) then stalls for
-# the frame that still draws from that texture: about 10 ms of CPU for each label changed, where a new texture
-# costs a fraction of a millisecond; a tap on the race screen changes four. So every text gets a new texture (a
-# GPU driver does not mind either way). Likewise the OLED view takes a new texture for each frame it shows.
+# renderer (llvmpipe: the offscreen window of the tests and benches, a Pi without its GPU driver) then waits for
+# the drawing still queued from that texture before it writes, where a new texture does not wait: a tap on the
+# race screen changes four labels and took 26-27 ms to reach the screen that way against 23 (companion_bench,
+# each frame drawn whole). A GPU driver does not mind either way. Likewise the OLED view takes a new texture for
+# each frame it shows.
 _kivy_text_refresh = CoreLabel.refresh
 
 

@@ -13,7 +13,9 @@ Cost: about 15 s (two app starts).
 
 import json
 import os
+import random
 import shutil
+import socket
 import subprocess
 import sys
 
@@ -32,6 +34,25 @@ def tablet_python(tmp_path):
     return str(home / "bin" / "python")
 
 
+def phone_port():
+    """A free loopback port below the range the system hands out for port 0. Some tests stop the tablet and start
+    it again, and its phones' pages dial the port it had; another test's server, bound to port 0 meanwhile, could
+    get that port from the system's range and answer the pages that their seat is gone (it did, twice in CI)."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            low = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 49152  # the IANA range's start (macOS, Windows)
+    for port in random.Random().sample(range(20000, low), 200):
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
+    raise RuntimeError("no free port below %d" % low)
+
+
 def tablet_env(tmp_path):
     """(the tablet's Python, the environment to run the app in): no `micropython` it could find."""
     python = tablet_python(tmp_path)
@@ -40,7 +61,7 @@ def tablet_env(tmp_path):
     path = ":".join([os.path.dirname(python)] + system)
     assert shutil.which("micropython", path=path) is None  # the premise: no unix port on this tablet
     env = dict(os.environ, PATH=path, PYTHONPATH=ROOT, F1_COMPANION_DATA=str(tmp_path / "data"),
-               F1_PHONE_HOST="127.0.0.1", F1_PHONE_PORT="0")  # its phones' server: loopback, a free port
+               F1_PHONE_HOST="127.0.0.1", F1_PHONE_PORT=str(phone_port()))  # its phones' server, on loopback
     env.pop("MICROPYPATH", None)
     return python, env
 

@@ -51,8 +51,7 @@ def _seen(out, proc, key, timeout=90):
 
 
 def test_a_phone_plays_its_seat_on_the_firmware_page_of_a_tablet_without_micropython(tmp_path):
-    python, env = tablet_env(tmp_path)
-    env.update(F1_PHONE_HOST="127.0.0.1", F1_PHONE_PORT="0")  # loopback, any free port
+    python, env = tablet_env(tmp_path)  # its phones' server on loopback, on a port no other test's server takes
     out = tmp_path / "seen.json"
     proc = subprocess.Popen([python, "-m", "tests.companion.any_tablet", str(out), "--phone"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

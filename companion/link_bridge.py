@@ -221,8 +221,9 @@ class LinkBridge:
             self.referee.log.sync()
             return True
         except LogError as e:
-            log.error("link: %s", e)
-            self.errors.append(str(e))
+            log.error("link: %s", e)  # the file and the system's words, for whoever reads the log
+            self.errors.append("This tablet could not save the game to its storage: the dashboards wait for it, "
+                               "and it tries again at the next move.")
             return False
 
     def push_soon(self):

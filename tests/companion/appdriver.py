@@ -1321,7 +1321,7 @@ def black_car_edge(app):
     """The black car's colour box against the dark panel around it, as drawn: (the box's edge, just inside,
     just outside), RGB 0..255 (issue 25 defect 15: the black car vanished on the dark theme)."""
     panel = next(p for p in app.f1.car_rows if tuple(p.car_rgba[:3]) == tuple(app_theme().CAR_RGBA["black"][:3]))
-    return root_edge(app, panel.ids.name.parent)
+    return left_edge(app, panel.ids.name.parent)
 
 
 def left_edge(app, box):
@@ -1336,22 +1336,6 @@ def left_edge(app, box):
         return list(row[(dx + 3) * 4:(dx + 3) * 4 + 3])
 
     return {"edge": rgb(0), "inside": rgb(6), "outside": rgb(-3)}
-
-
-def root_edge(app, box):
-    """As left_edge, read from the root widget drawn again into an image."""
-    image = app.root.export_as_image()
-    tex = image.texture
-    pixels = tex.pixels
-    width = tex.width
-
-    def rgb(x, y):
-        x, y = int(x), int(y)
-        i = ((tex.height - 1 - y) * width + x) * 4  # export_as_image's texture: its first row is the top
-        return list(pixels[i:i + 3])
-
-    x, y = box.to_window(box.x, box.center_y)
-    return {"edge": rgb(x, y), "inside": rgb(x + 6, y), "outside": rgb(x - 3, y)}
 
 
 def app_theme():

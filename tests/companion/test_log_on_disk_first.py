@@ -27,6 +27,17 @@ def _watch_what_leaves(transport, log):
     return seen
 
 
+def _one_dashboard_following(fixture):
+    """The first seat's virtual dashboard, paired and showing the table's car."""
+    ports, transport, ref, bridge, work = fixture
+    ports.add(work, "virtual-1")
+    assert pump(bridge, lambda: len(bridge.dashboards()) == 1)
+    ref.pair(0, "virtual-1")
+    bridge.push()
+    assert pump(bridge, lambda: agree(ports, ref, transport))
+    return ports, transport, ref, bridge
+
+
 def test_a_command_or_an_ack_leaves_only_once_the_log_is_on_disk(table):  # noqa: F811
     ports, transport, ref, bridge, work = table
     first = ports.add(work, "virtual-1")
@@ -51,12 +62,7 @@ def test_a_command_or_an_ack_leaves_only_once_the_log_is_on_disk(table):  # noqa
 
 
 def test_a_disk_that_refuses_the_flush_keeps_the_commands_and_says_so(table):  # noqa: F811
-    ports, transport, ref, bridge, work = table
-    ports.add(work, "virtual-1")
-    assert pump(bridge, lambda: len(bridge.dashboards()) == 1)
-    ref.pair(0, "virtual-1")
-    bridge.push()
-    assert pump(bridge, lambda: agree(ports, ref, transport))
+    ports, transport, ref, bridge = _one_dashboard_following(table)
     view = RaceView(ref, bridge)
     read_end, write_end = os.pipe()  # fsync on a pipe fails (EINVAL), as a failing disk's flush would
     real_wal, ref.log._wal_fd = ref.log._wal_fd, read_end
@@ -78,12 +84,7 @@ def test_a_disk_that_refuses_the_flush_keeps_the_commands_and_says_so(table):  #
 
 
 def test_a_tap_hands_its_commands_over_after_the_frame_that_shows_it(table):  # noqa: F811
-    ports, transport, ref, bridge, work = table
-    ports.add(work, "virtual-1")
-    assert pump(bridge, lambda: len(bridge.dashboards()) == 1)
-    ref.pair(0, "virtual-1")
-    bridge.push()
-    assert pump(bridge, lambda: agree(ports, ref, transport))
+    ports, transport, ref, bridge = _one_dashboard_following(table)
     after_the_frame = []
     bridge.defer = after_the_frame.append  # the app's: Kivy's Clock, next frame
     view = RaceView(ref, bridge)

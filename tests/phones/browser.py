@@ -87,9 +87,19 @@ class Page:
         """Touch each button as a finger does (pointer events, through the browser's own input)."""
         from selenium.webdriver.common.by import By
 
+        from selenium.common.exceptions import StaleElementReferenceException
+
         self._focus()
         for name in names:
-            self.browser.driver.find_element(By.ID, name).click()
+            for attempt in range(3):
+                try:
+                    self.browser.driver.find_element(By.ID, name).click()
+                    break
+                except StaleElementReferenceException:
+                    # The page was replaced (a reload) between finding the button and touching it: the touch never
+                    # landed, so the finger touches the new page's button, as a person tapping again would
+                    if attempt == 2:
+                        raise
 
     def text(self, element_id):
         from selenium.webdriver.common.by import By

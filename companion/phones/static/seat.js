@@ -364,7 +364,11 @@ function setupButtons() {
     }
   });
   window.addEventListener("pagehide", persist);
-  window.addEventListener("resize", setupCanvas); // the phone turned: the largest whole scale that fits again
+  // The largest whole scale that fits, measured again whenever the page's width changes: the phone turned, and the
+  // page's first layout itself (WebKit runs this script on a reload before the page has its widths: measured then
+  // only, the OLED stayed at scale 1)
+  if (window.ResizeObserver) new ResizeObserver(() => setupCanvas()).observe(document.querySelector("main"));
+  else window.addEventListener("resize", setupCanvas);
   document.addEventListener("resume", () => { watchLink(); if (!dash.taken && !ws) connect(); }); // a frozen page back
   window.addEventListener("online", () => { if (!dash.taken && !ws) connect(); });
 }

@@ -31,6 +31,9 @@
 #                      the link's fragments carry, raises TypeError and stopped the link at the first message the
 #                      tablet sent in fragments, a newly paired car's sync) and reports bad base64 with a bare
 #                      Exception. A stand-in takes both, and raises ValueError as the Pico's built-in does.
+#   a stopped page     pause() and resume(): the page stops its firmware while another page holds its seat or the
+#                      table left the game (nothing drawn, nothing stored, nothing sent), and runs it again when
+#                      the game comes back to it. The port's loop has no call to stop it: its queue is set aside.
 #   select.poll        the port's says stdin is always readable, and a read with nothing there gives b'' or raises
 #                      EAGAIN (to link.py: the end of input). A stand-in poll asks the page how many bytes wait.
 #
@@ -172,6 +175,42 @@ def install():
     core.Loop.call_exception_handler = _call_exception_handler
     dashpage.on_link(queue.wake)
     dashpage.on_loop(core._run_iter)  # what the page runs after a press (see "a press at once")
+
+
+_held = None  # the loop's task queue while the page is stopped (pause())
+
+
+def _nothing(dt):
+    pass  # a stopped page's queue: a task woken there (a timer due, a byte, a press) is not scheduled
+
+
+def pause():
+    """The page stopped (another page holds the seat, or the table left the game): no task of the firmware runs and
+    nothing is drawn until resume(). The loop's timer is cleared and its queue set aside whole; an inert one takes its
+    place, where whatever wakes meanwhile waits (the timer left set would run it: seen with the heartbeat's)."""
+    global _held
+    core = asyncio.core  # type: ignore[attr-defined]
+    if _held is None:
+        import js  # type: ignore[import-not-found]  # the port's own module: the page's globals
+
+        _held = core._task_queue
+        core._task_queue = type(_held)(_nothing)
+        if core.asyncio_timer is not None:
+            js.clearTimeout(core.asyncio_timer)
+            core.asyncio_timer = None
+
+
+def resume():
+    """The page runs the firmware again: the tasks set aside, with any woken meanwhile, in the loop's queue again."""
+    global _held
+    core = asyncio.core  # type: ignore[attr-defined]
+    if _held is None:
+        return
+    woken, core._task_queue, _held = core._task_queue, _held, None
+    while woken.peek():
+        task = woken.pop()
+        core._task_queue.push(task, task.ph_key)
+    core._schedule_run_iter(0)
 
 
 def start():

@@ -58,6 +58,7 @@ class F5Referee(SeatedReferee):
             raise LogError("the game log is not a game these rules allow (%s)" % e)
         self.last = None  # the last turn's result (for the screen's overtake animation), public parts only
         self.sent = {}  # car -> the last view queued for its dashboard
+        self.held = False  # the table is still pairing its dashboards: the game has not started (hold, start)
 
     # ---- opening and creating -------------------------------------------------------------------------
 
@@ -99,7 +100,22 @@ class F5Referee(SeatedReferee):
 
     def tablet_plays(self):
         car = self.game.to_move()
-        return car is not None and self.controller(car) in ("deck", "bot")
+        return car is not None and not self.held and self.controller(car) in ("deck", "bot")
+
+    def hold(self):
+        """The table is pairing its dashboards: each is told the game waits for its start (no turn is anyone's),
+        and a move sent meanwhile is refused, never kept for later."""
+        if not self.held:
+            self.held = True
+            for car in sorted(self.pairs):
+                self._queue_view(car, force=1)
+
+    def start(self):
+        """The table's Start: the dashboards get their turns."""
+        if self.held:
+            self.held = False
+            for car in sorted(self.pairs):
+                self._queue_view(car, force=1)
 
     # ---- moves ----------------------------------------------------------------------------------------
 
@@ -142,6 +158,8 @@ class F5Referee(SeatedReferee):
         if self._taken_before(taken):
             return None
         try:
+            if self.held:
+                raise RuleError("not_started", "The table has not started the game yet")
             if not isinstance(args, dict) or args.get("k") != len(self.game.events):
                 raise RuleError("stale", "That move was for another turn")
             if name == "f5race":
@@ -198,10 +216,12 @@ class F5Referee(SeatedReferee):
             "ahead": g.speed(g.order[pos - 1]) if pos > 0 else -1,
             "round": g.round,
             "k": len(g.events),
-            "turn": 1 if g.to_move() == car else 0,
+            "turn": 1 if g.to_move() == car and not self.held else 0,
             "over": 1 if g.over else 0,
             "win": 1 if g.winner() == car else 0,
         }
+        if self.held:
+            view["wait"] = 1  # the table has not started the game
         if drawn:
             view["drawn"] = list(drawn)
         if deal:

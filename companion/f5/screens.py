@@ -204,6 +204,7 @@ class F5Controller:
         if any(self.ref.controller(car) == "waiting" for car, *_ in self.pairing_seats()):
             self.app.screen("pairing").ids.roll.text = (
                 "Formula 5: each player's hand goes to their own dashboard only, a Pico or their phone.")
+            self.ref.hold()  # its dashboards wait for Start: a move made meanwhile is not the game's
             self.app.show("pairing")
             self.app.pairing.sync_phones()
         else:
@@ -218,6 +219,8 @@ class F5Controller:
     def begin(self):
         """From the pairing screen to the table: the players' cars still without one get a virtual dashboard."""
         self.app.pairing.give_the_rest()
+        self.ref.start()
+        self.app.bridge.push()  # the turns, to the dashboards waiting for Start
         self.app.sm.current = "f5table"
         self.since_auto = None  # the table is shown for a whole AUTO_S before the tablet plays on
         self.refresh(force=True)

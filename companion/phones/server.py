@@ -14,8 +14,12 @@ the transport (companion/transport/websocket_backend.py), which the app reads as
                         a port of the transport: a reconnect is a replug.
 
 A wrong or old token, any other path or method: the same 404 as a page that does not exist, so it tells nothing.
-A second link socket on a seat (another tab, another phone) takes it over: the first is closed with TAKEN, and
-its page says so; a seat no longer served closes its socket with GONE.
+A seat has a holder: the phone (its dashboard id, and the page) whose socket the seat took last. A page opened by
+its player asks for the seat (?ask=1 on its first dials) and takes it over: the holder's socket is closed with TAKEN
+and its page says so. A page dialling again by itself (awake again, back in Wi-Fi range, the tablet restarted)
+asks nothing (?ask=0): it links only if it holds the seat, else it is closed with TAKEN at once, so a phone that
+slept through a takeover never takes the seat back unasked. A seat no longer served on a phone closes its socket
+with GONE; a game the table left, with LEFT.
 """
 
 import asyncio
@@ -27,7 +31,9 @@ from aiohttp import WSMsgType, web
 
 from companion.phones import assets
 
-TAKEN, GONE = 4001, 4002  # close codes: another phone took the seat; the seat is no longer served here
+# Close codes: another phone took the seat; the seat is no longer served on a phone (a Pico or the tablet's screen
+# has it); the table left the game (its phones link again when it is continued)
+TAKEN, GONE, LEFT = 4001, 4002, 4003
 LINK_MSG_MAX = 64 * 1024  # one link message from a page (a frame is 256 bytes; a page may send many at once)
 LINK_QUEUE_MAX = 64 * 1024  # bytes for a page not sent yet; past this the tablet's writes are dropped (a line
 # that loses frames: the protocol resends) rather than held for a page that has stopped reading
@@ -53,11 +59,28 @@ def _foreign(request):
 
 class Seat:
     """One seat as served: its token and its player's name (None: the tablet, just restarted, serves the seat before
-    it knows it again; its phone links meanwhile and is paired once the game is open)."""
+    it knows it again; its phone links meanwhile and is paired once the game is open), and the dashboard id of the
+    phone that held it when the game was saved (None: none yet)."""
 
-    def __init__(self, token, name=None):
+    def __init__(self, token, name=None, holder=None):
         self.token = token
         self.name = name
+        self.holder = holder
+
+
+class Holder:
+    """Who holds a seat: the dashboard id of its phone (None: a page that did not say) and the page (None: not known
+    since this server started; then the phone's id alone decides)."""
+
+    def __init__(self, dev, page=None):
+        self.dev = dev.lower() if dev else None
+        self.page = page or None
+
+    def is_(self, dev, page):
+        """A page dialling (dev, page) is this holder."""
+        if self.dev is not None and dev and dev.lower() != self.dev:
+            return False
+        return self.page is None or page == self.page
 
 
 class _Link:
@@ -94,6 +117,7 @@ class PhoneServer:
         self.assets = files if files is not None else assets.prepare()
         self.link_sockets = {}  # token -> _Link (only touched on the server's loop)
         self.seats = {}  # token -> Seat (only touched on the server's loop)
+        self.holders = {}  # token -> Holder: whose the seat is now (only touched on the server's loop)
         self.linked_tokens = frozenset()  # the tokens with a link socket open, for other threads to read (replaced)
         self.loop = None
         self.thread = None
@@ -121,11 +145,12 @@ class PhoneServer:
         self.loop.close()
         self.loop = None
 
-    def serve(self, seats):
-        """The seats served from now on ({token: Seat}); the link socket of any other token is closed (GONE).
-        Returns at once (the UI thread never waits on the network); the loop applies the calls in their order."""
+    def serve(self, seats, why=GONE):
+        """The seats served from now on ({token: Seat}); the link socket of any other token is closed with `why`
+        (GONE: its seat went to a Pico or the tablet's screen; LEFT: the table left the game). Returns at once (the
+        UI thread never waits on the network); the loop applies the calls in their order."""
         if self.loop is not None:
-            asyncio.run_coroutine_threadsafe(self._serve(dict(seats)), self.loop)
+            asyncio.run_coroutine_threadsafe(self._serve(dict(seats), why), self.loop)
 
     def connected(self):
         """Tokens with a link socket open now (from any thread)."""
@@ -165,11 +190,14 @@ class PhoneServer:
             await self.runner.cleanup()
             self.runner = None
 
-    async def _serve(self, seats):
+    async def _serve(self, seats, why=GONE):
         self.seats = seats
+        for token, seat in seats.items():
+            if token not in self.holders and seat.holder:
+                self.holders[token] = Holder(seat.holder)  # as saved with the game: the page is not known yet
         for token, link in list(self.link_sockets.items()):
             if token not in seats:
-                link.close(GONE, "gone")
+                link.close(why, "left" if why == LEFT else "gone")
 
     def _find(self, token):
         token = token.lower()
@@ -193,6 +221,14 @@ class PhoneServer:
         token = seat.token
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=LINK_MSG_MAX, autoping=True)
         await ws.prepare(request)
+        dev, page = request.query.get("dev"), request.query.get("page")
+        holder = self.holders.get(token)
+        if request.query.get("ask") == "0" and holder is not None and not holder.is_(dev, page):
+            # Dialled again by itself, by a page whose seat another took meanwhile (it slept, or was out of range,
+            # when the other linked): told so, and nothing else. Only its player moves the seat back.
+            await ws.close(code=TAKEN, message=b"taken")
+            return ws
+        self.holders[token] = Holder(dev, page)
         link = _Link(ws)
         old = self.link_sockets.get(token)
         self.link_sockets[token] = link

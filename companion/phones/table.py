@@ -18,7 +18,7 @@ the port the game was first served on, else on the one served last, else on PORT
 import os
 
 from companion.phones.seats import PHONE, TABLET, PhoneSeats
-from companion.phones.server import PhoneServer, Seat, lan_address
+from companion.phones.server import LEFT, PhoneServer, Seat, lan_address
 
 PORT = 8765
 
@@ -58,11 +58,14 @@ class Phones:
         self.seats.set_port(port)
         # The seats this game had on phones are let in at once: a page linking again to a tablet just restarted is
         # not refused while the game opens (its pairing waits for the game, by the token).
-        self.server.serve({e["token"]: Seat(e["token"]) for e in self.seats.seats.values() if e["place"] == PHONE})
+        self.server.serve({e["token"]: Seat(e["token"], holder=e.get("dev")) for e in self.seats.seats.values()
+                           if e["place"] == PHONE})
 
     def close_game(self):
+        """The table leaves the game (Back, Leave, another game opened): its phones are told so (LEFT), and link
+        again when it is continued."""
         self.served = {}
-        self.server.serve({})
+        self.server.serve({}, why=LEFT)
         self.seats = None
 
     def stop(self):
@@ -133,7 +136,8 @@ class Phones:
         if not self.ready():
             return
         self.served = dict(seats)
-        self.server.serve({self.seats.token(seat): Seat(self.seats.token(seat), name) for seat, name in seats})
+        self.server.serve({self.seats.token(seat): Seat(self.seats.token(seat), name, self.seats.dev(seat))
+                           for seat, name in seats})
 
     def on_phones(self):
         """The dashboards (ids) a phone holds: the tablet must not draw them."""

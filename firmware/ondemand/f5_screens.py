@@ -52,12 +52,15 @@ def render(fb, ui, linked):
 def main_screen(fb, ui, linked):
     if ui.over:
         top = "RACE OVER"
+    elif ui.wait:
+        top = "WAIT FOR START"  # the table is still pairing: no round under way (no room for RND beside it)
     elif ui.turn:
         top = "YOUR TURN"
     else:
         top = "WAIT"
     line(fb, 0, top, 0, ui.turn)
-    line(fb, 0, "RND %d" % ui.round, RIGHT)
+    if not ui.wait or ui.over:
+        line(fb, 0, "RND %d" % ui.round, RIGHT)
     line(fb, 1, "CAR " + CAR_NAMES[ui.car].upper())
     if linked:
         line(fb, 1, "TABLET", RIGHT)

@@ -61,6 +61,7 @@ class F5Ui:
         self.hand = []
         self.col = []  # the public column of this car's position (for the speed each colour would give)
         self.turn = 0
+        self.wait = 0  # the table has not started the game (it is pairing its dashboards): no move yet
         self.pos = 0
         self.speed = 0
         self.ahead = -1  # speed of the car ahead, -1 when leading
@@ -91,6 +92,7 @@ class F5Ui:
         rnd = _int(args, "round", 1, 99)
         k = _int(args, "k", 0, 1 << 30)
         turn = _int(args, "turn", 0, 1)
+        wait = _int(args, "wait", 0, 1)
         over = _int(args, "over", 0, 1)
         win = _int(args, "win", 0, 1)
         # accepted: Formula 5 takes the dashboard (if Formula 1 had it: start() below, from the main screen)
@@ -101,6 +103,7 @@ class F5Ui:
         fresh = turn and (not self.turn or k != self.k)
         self.car, self.hand, self.col, self.pos, self.speed = car, sorted(hand), col, pos, speed
         self.ahead, self.round, self.k, self.turn, self.over, self.win = ahead, rnd, k, turn, over, win
+        self.wait = wait
         if over:
             self.message("RACE OVER", ("YOU WIN! " if win else "") + "Position %d." % (pos + 1), now)
         elif drawn:
@@ -183,6 +186,8 @@ class F5Ui:
             self.fail("NO TABLET", now)
         elif self.over:
             self.fail("RACE OVER", now)
+        elif self.wait:
+            self.fail("WAIT FOR START", now)
         elif not self.turn:
             self.fail("NOT YOUR TURN", now)
         else:

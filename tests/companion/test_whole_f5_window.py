@@ -12,6 +12,12 @@ def test_a_whole_formula5_game_through_the_window_with_back_double_taps_and_a_ki
     assert before["roles"] == ["dashboard", "dashboard", "none", "none", "none"]
     assert before["start_twice"] == {"screen": "pairing", "games": 1}  # a double tap: one game, its pairing
     assert before["placed"] == {"pairs": {"0": "f5-virtual-1", "1": "f5-virtual-2"}, "places": ["tablet", "tablet"]}
+    # Paired before Start: told to wait for it, no turn anyone's; Start gives the first mover its turn
+    assert before["waiting"]["held"] is True and before["waiting"]["views"] == {"0": [1, 0], "1": [1, 0]}
+    started = before["started"]
+    assert started["held"] is False and all(wait == 0 for wait, _turn in started["views"].values())
+    assert {car: turn for car, (_wait, turn) in started["views"].items()} == {
+        str(c): int(c == started["to_move"]) for c in (0, 1)}
     assert before["back"] == ["f5history", "Leave this Formula 5 game? It stays saved.", "f5table", True]
     # Every move the buttons made was the one its player meant, and no question was left open.
     moves = [e for e in before["log"] + after["log"] if e[0] != "held"]

@@ -338,9 +338,18 @@ def f5_setup(d):
         yield lambda seat=seat: any(dev == "f5-virtual-%d" % (seat + 1) for dev, _s in app.bridge.dashboards())
     d.note("placed", {"pairs": {str(k): v for k, v in app.f5.ref.pairs.items()},
                       "places": [app.phones.place(seat) for seat in F5_PLAYERS] if app.phones else None})
+    d.note("waiting", f5_told(app))  # paired on the pairing screen: their hands, no turn before Start
     yield from double_tap(app.screen("pairing").ids.go)
     yield lambda: app.sm.current == "f5table"
+    d.note("started", f5_told(app))
     f5_fast(app)
+
+
+def f5_told(app):
+    """Whether the referee holds the game for its Start, and what it last told each player's dashboard: [wait, turn]."""
+    ref = app.f5.ref
+    return {"held": getattr(ref, "held", None), "to_move": ref.game.to_move(),
+            "views": {str(c): [ref.sent[c].get("wait", 0), ref.sent[c]["turn"]] for c in F5_PLAYERS}}
 
 
 def f5_games():

@@ -179,3 +179,25 @@ def test_the_same_turn_told_again_leaves_the_player_in_their_hand(tmp_path):
     finally:
         t.stop()
         d.kill()
+
+
+def test_before_the_tables_start_the_dashboard_waits_for_it_and_plays_nothing(tmp_path):
+    """Paired while the table is still pairing: the hand is there to look at, the screen says the game waits for
+    the table's Start, and a card chosen is refused on the dashboard (nothing sent). Start brings the turn."""
+    d, t = start(tmp_path, dev="f5w")
+    try:
+        assert t.command("w1", "f5", view(turn=0, wait=1))[0] == "done"
+        d.tap("OK")  # the message
+        d.wait(lambda: d.rows()[0].startswith("WAIT FOR START"))
+        d.tap("OK", "OK")  # the hand, then a red card
+        d.wait(lambda: d.rows()[7].startswith("WAIT FOR START"))
+        assert d.rows()[0].startswith("HAND 12") and not events(t, "f5race")
+        d.tap("BACK")
+        assert t.command("w2", "f5", view(turn=1, deal=0))[0] == "done"  # the table's Start
+        d.wait(lambda: d.rows()[0].startswith("YOUR TURN"))
+        d.tap("OK", "OK")
+        ev = t.wait_note(lambda n: n[0] == "event" and n[3] == "f5race")
+        assert ev[4] == {"card": 0, "k": 1}
+    finally:
+        t.stop()
+        d.kill()

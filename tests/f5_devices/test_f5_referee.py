@@ -150,3 +150,27 @@ def test_face_down_card_is_not_visible(tmp_path):
     assert ref.table()["columns"][ref.game.position(car)][-1] == PIT_SIDE
     assert race[0] not in [e for col in ref.table()["columns"] for e in col]
     assert ref.game.events[-1] == [PIT, car, race[0], []]
+
+
+def test_a_dashboard_paired_before_the_start_waits_and_its_move_is_not_the_games(tmp_path):
+    """On the pairing screen a phone or Pico is paired and gets its hand, but no turn: its view says the game waits
+    for the table's Start, and a move it sends meanwhile is refused (its view sent again), never applied later."""
+    ref = F5Referee.new(str(tmp_path / "g.db"), [0, 1, 2, 3, 4], seed=7)  # every car a player's
+    first = ref.game.to_move()
+    ref.hold()  # the table on its pairing screen
+    ref.pair(first, "dash-a")
+    views = [args for car, _cid, name, args in ref.take_commands() if car == first and name == "f5"]
+    assert views and views[-1]["turn"] == 0 and views[-1]["wait"] == 1 and views[-1]["hand"] == ref.game.hand(first)
+    assert not ref.tablet_plays()
+    card = ref.game.hand(first)[0]
+    refused = ref.on_dashboard_event(first, "f5race", {"card": card, "k": len(ref.game.events)})
+    assert isinstance(refused, RuleError) and refused.code == "not_started"
+    assert len(ref.game.events) == 1  # the setup only: nothing played
+    again = [args for car, _cid, name, args in ref.take_commands() if car == first and name == "f5"]
+    assert again and again[-1]["wait"] == 1 and again[-1]["turn"] == 0
+    ref.start()  # the table's Start
+    assert len(ref.game.events) == 1  # nothing sent before it is applied at the start
+    started = [args for car, _cid, name, args in ref.take_commands() if car == first and name == "f5"]
+    assert started and started[-1]["turn"] == 1 and "wait" not in started[-1]
+    assert ref.on_dashboard_event(first, "f5race", {"card": card, "k": len(ref.game.events)}) is None
+    assert len(ref.game.events) == 2

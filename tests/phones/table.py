@@ -5,10 +5,12 @@ hello). Nothing runs on the tablet for a phone. A thread polls the link bridge a
 
     t = Table(tmp_path).start()           # a new 2-car race, every seat on a phone
     t.urls[seat]; t.ref; t.paired(seat)   # the seat's page address; the dashboard id of the phone it is paired to
+    t.on_table(fn)                         # fn run on the table's thread, as the app runs it on its UI thread
     t.stop()                               # as if the app were killed: its files stay
     Table(tmp_path, path=t.path).start()   # resumed from them: the same addresses on the same port
 """
 
+import queue
 import threading
 import time
 
@@ -52,6 +54,7 @@ class Table:
         self.bridge = LinkBridge(self.transport)
         self.phones = phone_table.Phones(self.links, host="127.0.0.1", files=seat_page_files())
         self.running = True
+        self.calls = queue.Queue()
         self.ready = threading.Event()
         self.failed = None
         self.poller = threading.Thread(target=self._run, daemon=True)  # the app's UI thread: SQLite is its own
@@ -97,8 +100,19 @@ class Table:
             self.ready.set()
         while self.running:
             self.bridge.poll()
+            while not self.calls.empty():
+                fn, done = self.calls.get()
+                done.append(fn())
             time.sleep(0.01)
         self.ref.close()
+
+    def on_table(self, fn, timeout=30):
+        """fn() run on the table's thread between two polls (never in the middle of a hello's pairing, as on the
+        app's UI thread); its result."""
+        done = []
+        self.calls.put((fn, done))
+        self.wait(lambda: done, timeout, what="a call on the table's thread")
+        return done[0]
 
     def paired(self, seat):
         """The dashboard id the seat is paired to (its phone's), None while no phone has linked on it."""

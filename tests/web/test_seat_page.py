@@ -107,6 +107,8 @@ def test_a_reload_comes_back_to_the_saved_car(server, browser):
     url = server.new_seat()
     page = visit(browser, url)
     boot(page)
+    scale = page.dash()["scale"]  # the largest whole scale that fits the window
+    assert scale > 1
     for name in SCRIPT:
         _, shown = tap(page, name)
     assert "OK:MOVE MENU" in text_rows(shown)  # 40 mph set, the turn under way
@@ -116,6 +118,9 @@ def test_a_reload_comes_back_to_the_saved_car(server, browser):
     browser.driver.refresh()
     _, again = boot(page)
     assert again == shown
+    # drawn as large as on the first load (WebKit measured the page before its layout had widths on a reload: 1)
+    page.wait(lambda: page.dash()["scale"] == scale, what="the reloaded page at the first load's scale %d" % scale)
+    assert canvas(page)[1] == shown
 
     fresh = visit(browser, server.new_seat())  # another seat's page on this phone starts from nothing
     _, other = boot(fresh)

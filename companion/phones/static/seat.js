@@ -14,20 +14,28 @@ const HEAP = 256 * 1024; // the first heap, as the unix port's tests give the fi
 // free); the port grows it from the page's memory when it runs out (gc.mem_free() there counts what it could add)
 const RETRY_MS = 1000; // a link socket is dialled at most this often: a live link that drops (a page Chrome froze
 // comes back with its socket closed) is dialled again at once, a dial that fails (no tablet, Wi-Fi away) this often
-const TAKEN = 4001; // close code: another phone or tab took the seat
+const TAKEN = 4001; // close code: another phone or tab took the seat (or holds it, to a page dialling by itself)
 const GONE = 4002; // close code: the tablet serves this seat on no phone now (a Pico or its own screen has it)
+const LEFT = 4003; // close code: the table left this game (Back, Leave); it serves the seat again when continued
 const SILENT_MS = 3500; // the tablet speaks at least every second (docs/protocol.md §7): this long silent, the link
 // is dead even if the socket looks open (Wi-Fi gone, the tablet's end dropped while this phone slept): link again
 
 const token = location.pathname.split("/")[1];
 const storeKey = "f1dash:" + token; // /data of this seat's dashboard, one item written whole
 const devKey = "f1dash:" + token + ":dev"; // this seat's dashboard id on this phone
+const takenKey = "f1dash:" + token + ":taken"; // this tab was told another holds the seat (kept over a reload)
+// This page's own id: the tablet tells it from another tab of this phone (the same dashboard id) that took the seat
+const pageId = Array.from(crypto.getRandomValues(new Uint8Array(8)), (x) => x.toString(16).padStart(2, "0")).join("");
 
 // What the page knows, for its status line and for tests (tests/web read it through WebDriver).
 const dash = (window.dash = {
   frame: 0, scale: 0, lit: LIT, dark: DARK, booted: false, firstFrameMs: null, linked: false, taken: false, gone: false,
-  error: null, awake: "unknown", stored: 0, taps: [], log: "",
+  left: false, stopped: false, links: 0, error: null, awake: "unknown", stored: 0, taps: [], log: "",
 });
+// A page its player opened asks for the seat (and takes it from whoever holds it) until the tablet answers it; every
+// later dial, made by the page itself (awake again, back in range), links only if this page still holds the seat.
+// A tab told that another took the seat asks nothing when reloaded by its browser: only the button asks again.
+let asking = !sessionGet(takenKey);
 
 let mp = null, FS = null, board = null, wakeLink = null, runReady = null, ws = null, retry = null, lastHeard = 0;
 let lastDial = -RETRY_MS;
@@ -48,6 +56,7 @@ function status() {
   else if (dash.taken) text = "Another phone or tab took this seat: this one is stopped.";
   else if (!dash.booted) text = "Starting the dashboard…";
   else if (dash.linked) text = "Linked to the tablet.";
+  else if (dash.left) text = "The table left this game; this phone links again when the game is continued.";
   else if (dash.gone) text = "This seat is not on a phone now (the tablet gave it a Pico or its own screen): this " +
     "page links again if the seat comes back to it.";
   else text = "Not linked to the tablet: the dashboard plays on its own and keeps your car on this phone.";
@@ -59,6 +68,23 @@ function status() {
 }
 
 // ---- storage: /data, whole, in one localStorage item ---------------------------------------------------------
+function sessionGet(key) {
+  try {
+    return sessionStorage.getItem(key);
+  } catch (e) {
+    return null; // no session storage (some private modes): a reload of a stopped tab asks again
+  }
+}
+
+function sessionSet(key, value) {
+  try {
+    if (value === null) sessionStorage.removeItem(key);
+    else sessionStorage.setItem(key, value);
+  } catch (e) {
+    // as above
+  }
+}
+
 function b64(bytes) {
   let s = "";
   for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
@@ -192,7 +218,7 @@ const dashpage = {
     if (dash.firstFrameMs === null) {
       dash.firstFrameMs = now; // since the page was asked for (performance's time origin)
       dash.booted = true;
-      for (const name of BUTTONS) document.getElementById(name).disabled = false;
+      for (const name of BUTTONS) document.getElementById(name).disabled = dash.stopped;
       status();
     }
     if (pressedAt !== null) {
@@ -247,7 +273,8 @@ function flushOut() {
 function connect() {
   retry = null;
   if (dash.taken || (ws && ws.readyState <= WebSocket.OPEN)) return;
-  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/" + token + "/link";
+  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/" + token + "/link?dev=" +
+    deviceId() + "&page=" + pageId + "&ask=" + (asking ? 1 : 0);
   lastDial = performance.now();
   const sock = (ws = new WebSocket(url));
   sock.onopen = () => { lastHeard = performance.now(); };
@@ -256,7 +283,13 @@ function connect() {
     lastHeard = performance.now();
     if (!dash.linked) {
       dash.linked = true; // the tablet heard on this socket (it speaks first): an open socket alone may lead nowhere
+      dash.links++;
       dash.gone = false;
+      asking = false; // the seat is this page's now
+      if (dash.left) {
+        dash.left = false; // the game is continued: the dashboard runs again
+        run();
+      }
       status();
     }
     for (const c of encoder.encode(e.data)) inbox.push(c);
@@ -267,8 +300,13 @@ function connect() {
     ws = null;
     dash.linked = false;
     if (e.code === GONE) dash.gone = true; // said until the tablet is heard again (the refused retries change nothing)
+    if (e.code === LEFT) {
+      dash.left = true; // as GONE, until the tablet is heard again; meanwhile nothing to play
+      stop();
+    }
     if (e.code === TAKEN) {
       dash.taken = true;
+      sessionSet(takenKey, "1");
       stopHere();
     } else if (!retry) {
       retry = setTimeout(connect, Math.max(0, lastDial + RETRY_MS - performance.now()));
@@ -290,13 +328,33 @@ function watchLink() {
   }
 }
 
-function stopHere() {
-  // Another page runs this seat now: this one neither stores nor takes presses (its loop would write over the
-  // other's storage on this phone otherwise). Its player may take the seat back.
+// The firmware stopped (nothing runs, nothing is drawn, no press is taken) while the page has no game to play: another
+// page holds its seat, or the table left the game. run() starts it again where it was.
+function stop() {
   for (const name of BUTTONS) document.getElementById(name).disabled = true;
+  document.querySelector("main").classList.add("stopped");
+  if (!dash.stopped && mp && board) mp.runPython("from firmware import webport\nwebport.pause()");
+  dash.stopped = true;
+}
+
+function run() {
+  if (!dash.stopped) return;
+  if (mp && board) mp.runPython("from firmware import webport\nwebport.resume()");
+  dash.stopped = false;
+  document.querySelector("main").classList.remove("stopped");
+  for (const name of BUTTONS) document.getElementById(name).disabled = !dash.booted;
+}
+
+function stopHere() {
+  // Another page runs this seat now: this one neither runs, stores nor takes presses (its loop would write over the
+  // other's storage on this phone otherwise). Its player may take the seat back: the page loaded again, asking.
+  stop();
   const again = document.getElementById("again");
   again.style.display = "block";
-  again.onclick = () => location.reload();
+  again.onclick = () => {
+    sessionSet(takenKey, null);
+    location.reload();
+  };
 }
 
 // ---- the buttons, the buzz, the screen kept awake ------------------------------------------------------------
@@ -364,7 +422,11 @@ function setupButtons() {
     }
   });
   window.addEventListener("pagehide", persist);
-  window.addEventListener("resize", setupCanvas); // the phone turned: the largest whole scale that fits again
+  // The largest whole scale that fits, measured again whenever the page's width changes: the phone turned, and the
+  // page's first layout itself (WebKit runs this script on a reload before the page has its widths: measured then
+  // only, the OLED stayed at scale 1)
+  if (window.ResizeObserver) new ResizeObserver(() => setupCanvas()).observe(document.querySelector("main"));
+  else window.addEventListener("resize", setupCanvas);
   document.addEventListener("resume", () => { watchLink(); if (!dash.taken && !ws) connect(); }); // a frozen page back
   window.addEventListener("online", () => { if (!dash.taken && !ws) connect(); });
 }

@@ -3,7 +3,8 @@ a turn with a corner roll, a pit stop, an undo, laps to the finish, results and 
 middle of a race, a restart, and the same game on the tablet and on every dashboard.
 
 Each run is its own process (Kivy has one window per process), driven by tests/companion/appdriver.py.
-Screenshots go to screenshots/ (gitignored)."""
+Screenshots go to the test's own tmp_path (shots/), for a person to look at after a run (pytest keeps the last
+three runs' folders) and checked to be written by this run."""
 
 import json
 import os
@@ -15,14 +16,29 @@ import time
 from companion import theme
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHOTS = os.path.join(ROOT, "screenshots")
+
+
+def shots_of(out):
+    """The folder a scenario writes its screenshots to: beside its OUT.json, in the test's own tmp_path."""
+    return os.path.join(os.path.dirname(str(out)), "shots")
+
+
+def stale_screenshots(folder, names, since):
+    """The screenshots among `names` (without .png) that this run did not write in `folder` (missing, older than
+    `since`, a time.time(), or too small to be a picture of a screen)."""
+    stale = []
+    for name in names:
+        path = os.path.join(folder, name + ".png")
+        if not os.path.exists(path) or os.path.getmtime(path) < since or os.path.getsize(path) <= 10000:
+            stale.append(name)
+    return stale
 
 
 def start(scenario, out, data, seed=None):
     env = dict(os.environ, F1_COMPANION_DATA=str(data), PYTHONPATH=ROOT)
     if seed is not None:
         env["F1_COMPANION_SEED"] = str(seed)
-    return subprocess.Popen([sys.executable, "-m", "tests.companion.appdriver", scenario, str(out), SHOTS],
+    return subprocess.Popen([sys.executable, "-m", "tests.companion.appdriver", scenario, str(out), shots_of(out)],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
@@ -40,7 +56,18 @@ def run(scenario, tmp_path, data, seed=None, timeout=90):
     return seen
 
 
+def test_a_screenshot_left_by_an_earlier_run_does_not_count(tmp_path):
+    since = time.time()
+    old = tmp_path / "1-setup.png"
+    old.write_bytes(b"\x89PNG" + bytes(20000))  # a picture an earlier run left
+    os.utime(old, (since - 60, since - 60))
+    (tmp_path / "2-pairing.png").write_bytes(b"\x89PNG" + bytes(20000))  # written by this run
+    assert stale_screenshots(str(tmp_path), ["1-setup", "2-pairing", "3-race-corner"], since) == [
+        "1-setup", "3-race-corner"]
+
+
 def test_setup_pairing_corner_pit_undo_finish_results_history(tmp_path):
+    since = time.time() - 1  # (file times may be rounded down to the second)
     seen = run("tour", tmp_path, tmp_path / "data", seed=7)
     assert seen["roll"].endswith("Yellow moves first, then clockwise.")
     assert seen["speed_from_dashboard"] == 60  # set with the virtual dashboard's buttons
@@ -67,8 +94,8 @@ def test_setup_pairing_corner_pit_undo_finish_results_history(tmp_path):
     assert seen["setup_after_finish"] == [True, "The last race is over: its results are in Saved games"]
     assert seen["saved_after_finish"] == [["Ann, Bob", "FINISHED"]]  # never offered as in progress
     assert seen["reopened"] == ["Results", "Back"] and seen["reopened_back"] == "saved"
-    for name in ("1-setup", "2-pairing", "3-race-corner", "4-race-pit", "5-results", "6-history"):
-        assert os.path.getsize(os.path.join(SHOTS, name + ".png")) > 10000
+    names = ("1-setup", "2-pairing", "3-race-corner", "4-race-pit", "5-results", "6-history")
+    assert stale_screenshots(shots_of(tmp_path / "tour.json"), names, since) == []
 
 
 def test_superb_driving_played_on_a_dashboard_asks_the_table(tmp_path):
@@ -196,7 +223,7 @@ def test_people_tap_twice_tap_late_press_back_and_peek(tmp_path):
 
 def test_every_car_in_view_at_three_sizes(tmp_path):
     """2, 4 and 6 cars at 1280x800, 1920x1200 and 800x480: every panel on screen, every name inside its box, the
-    nine speed keys there; screenshots/race-<n>p-<w>x<h>.png for a person to look at (~30 s)."""
+    nine speed keys there; shots/race-<n>p-<w>x<h>.png in tmp_path for a person to look at (~30 s)."""
     seen = run("sizes", tmp_path, tmp_path / "data", seed=3, timeout=150)
     assert _black_car_holds(seen["black_car"]), seen["black_car"]
     for key, fit in seen["fits"].items():

@@ -11,13 +11,13 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHOTS = os.path.join(ROOT, "screenshots")
 
 
 def start(scenario, out, data, seed):
     env = dict(os.environ, F1_COMPANION_DATA=str(data), PYTHONPATH=ROOT, F1_COMPANION_SEED=str(seed),
                F1_PHONE_HOST="127.0.0.1", F1_PHONE_PORT="0")  # the phones' server on a free loopback port
-    return subprocess.Popen([sys.executable, "-m", "tests.companion.whole_games", scenario, str(out), SHOTS],
+    return subprocess.Popen([sys.executable, "-m", "tests.companion.whole_games", scenario, str(out),
+                             os.path.join(os.path.dirname(str(out)), "shots")],  # in the test's own tmp_path
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 

@@ -206,7 +206,7 @@ def test_people_tap_twice_tap_late_press_back_and_peek(tmp_path):
     assert seen["peek"]["peeking"] is True and seen["peek"]["peek_faults"] == []  # ... unless held
     assert seen["released"] == {"peeking": False, "hidden": True}
     block = seen["block"]  # fails on the old main: the picker opened with no speed, and a faster blocker was refused
-    assert block["before"] != "set the speed first" and block["title"].startswith("Blocked")  # 40 kept (issue 25)
+    assert block["before"] != "set the speed first" and block["title"].startswith("Blocked")  # 40 kept
     assert [60, True, "optional"] in block["keys"] and [40, False, ""] in block["keys"]
     assert seen["blocked"]["speed"] == 60 and seen["blocked"]["picker"] == "speed"
     assert "keeps the same speed, 40. " in seen["blocked"]["message"]
@@ -228,7 +228,7 @@ def test_every_car_in_view_at_three_sizes(tmp_path):
     assert _black_car_holds(seen["black_car"]), seen["black_car"]
     for key, fit in seen["fits"].items():
         assert fit["in_view"] and fit["names_fit"] and fit["keys"] == 9, (key, fit)
-        # Issue 25 point 2: no text under 16 px (7-8 px at 800x480 on the old main), none cut or out of its box,
+        # No text under 16 px (7-8 px at 800x480 on the old main), none cut or out of its box,
         # and every button a touch target (the corners were 22-27 px wide, at every size)
         assert fit["faults"] == [], (key, fit["faults"][:3])
         # the corners and lanes at least a finger (about 9 mm: 48 px on the 7-inch display) each way
@@ -244,7 +244,7 @@ def test_every_car_in_view_at_three_sizes(tmp_path):
         if fit["cars"] == 6:
             assert fit["long_name"] == [True]  # ellipsised inside its colour box, not overflowing
             assert fit["dashboards"] == 6  # every virtual dashboard reachable (the old screen showed two)
-            # Issue 25 defect 3: names cut to about 7 letters ("Maxim...", "Christ...", "Playe..."), the six
+            # Names were cut to about 7 letters ("Maxim...", "Christ...", "Playe..."), the six
             # tabs then alike. Whole up to 12 letters at 1280x800; shortened, still told apart everywhere.
             for where, names in fit["names"].items():
                 shown = [s for _t, s in names]
@@ -258,13 +258,13 @@ def _apart(a, b):
 
 
 def _black_car_holds(black):
-    """Issue 25 defect 15: the black car's box has an outline that stands out from both its black and the dark
+    """The black car's box has an outline that stands out from both its black and the dark
     panel around it (the old main drew none: the box's edge was the panel's colour)."""
     return _apart(black["edge"], black["outside"]) > 90 and _apart(black["edge"], black["inside"]) > 90
 
 
 def test_a_wrong_last_finish_is_undone_from_the_results(tmp_path):
-    """Issue 13 (follow-up): once the last car had finished, nothing could be taken back. Fails on the old main:
+    """Once the last car had finished, nothing could be taken back. Fails on the old main:
     Results had no Undo and the race screen's was off. Double taps on Undo and on its question's Yes undo once
     (~25 s: a 3-lap race for two, with their virtual dashboards)."""
     seen = run("undo_over", tmp_path, tmp_path / "data", seed=7, timeout=150)
@@ -288,7 +288,7 @@ def test_a_wrong_last_finish_is_undone_from_the_results(tmp_path):
 
 
 def test_every_other_formula1_screen_fits_at_three_sizes(tmp_path):
-    """Issue 25 point 2: the game choice, the setup (six players), history and saved games at 1280x800, 1920x1200
+    """Text readable on the game choice, the setup (six players), history and saved games at 1280x800, 1920x1200
     and 800x480: no text under 16 px, none cut or shortened (names aside), none outside its box. Fails on the old
     main (7-10 px text at 800x480)."""
     seen = run("screens_fit", tmp_path, tmp_path / "data", seed=3, timeout=150)

@@ -1,4 +1,4 @@
-"""Issue 25: a whole Formula 1 race played through the real app's window (SDL offscreen) by touches on its
+"""A whole Formula 1 race played through the real app's window (SDL offscreen) by touches on its
 widgets, as a table of three plays it: Back where people press it, double taps on the buttons that change the
 screen under the finger, the app killed (SIGKILL) in the middle of a turn and continued, the race finished.
 The scenarios are in tests/companion/whole_games.py."""

@@ -161,13 +161,14 @@ class CompanionApp(App):
             self.phones = Phones(self.links)
         return self.phones
 
-    def _firmware_phones(self):
+    def serves_phones(self):
+        """Whether the phones' server runs: a car without a Pico may be played on a phone."""
         return self.phones is not None
 
     def _phone_linked(self, dev):
         """A dashboard said hello (LinkBridge.on_hello): one on a seat's link socket is that seat's phone
         (companion/phones/table.py Phones.linked: paired by the socket's token, never guessed)."""
-        if not self._firmware_phones() or not self.phones.ready() or self._game().ref is None:
+        if not self.serves_phones() or not self.phones.ready() or self.game_in_play().ref is None:
             return
         if self.phones.linked(dev, self.transport, self.links, *self.pairing.seats()):
             self.bridge.push()
@@ -188,7 +189,7 @@ class CompanionApp(App):
         if self.bridge is None:
             return
         self.bridge.poll()
-        self._game().tick(dt)
+        self.game_in_play().tick(dt)
 
     def show_link_error(self, label):
         """The link's newest error, if there is one, on `label` (the game screen's message line); older ones go."""
@@ -196,7 +197,7 @@ class CompanionApp(App):
             label.text = self.bridge.errors.pop()
             self.bridge.errors.clear()
 
-    def _game(self):
+    def game_in_play(self):
         """The controller of the game being played: Formula 5's while it is chosen, else Formula 1's."""
         return self.f5 if self.f5 is not None else self.f1
 

@@ -24,7 +24,7 @@ companion.tap_to_screen_ms          its p50
 companion.tap_to_screen_bare_kivy_ms_p99  baseline: the same for a bare Kivy app (Kivy's defaults), a button
                                     changing a label's text
 companion.tap_to_screen_vs_bare_kivy  tap_to_screen_ms_p99 / tap_to_screen_bare_kivy_ms_p99, both from this run
-                                    (issue 25: at most 1.3)
+                                    (the target: at most 1.3)
 companion.tap_cpu_ms                p50 of the CPU time the app's process spends on one of those taps, every thread
                                     counted (Mesa's software rasteriser draws the offscreen window on two threads):
                                     a figure the machine's load does not move much, unlike the wall-clock ones

@@ -1,4 +1,4 @@
-"""The link on a bad night (issue 16): the real firmware (`micropython` unix port) behind a fault-injecting relay,
+"""The link on a bad night: the real firmware (`micropython` unix port) behind a fault-injecting relay,
 the tablet's Transport with its own timing (tablet.py's, not the tests' compressed one).
 
 link.replug_to_ack_s_p90 / _max   the cable back in to the first command (queued while it was out) acknowledged,

@@ -23,8 +23,8 @@ Every figure is emulated time (picosim's clock; its CPU model has 1-cycle memory
 - pico.heap_free_kb_min: the least heap free right after a collection (every 2 s) while the tablet's own Transport
   drives 12 turns mid-race (commands, acks, events, state frames). Target >= 150.
 
-pico.baseline.*: the same play, boots and heap on the firmware as issue 26 found it (BASELINE, a commit of this
-repository, flashed the same way in the same run; PICO_BASELINE=REF another, PICO_BASELINE= none).
+pico.baseline.*: the same play, boots and heap on the firmware whose taps waited for the flash (BASELINE, a commit of
+this repository, flashed the same way in the same run; PICO_BASELINE=REF another, PICO_BASELINE= none).
 
 Where picosim cannot run (no ../shared/picosim, no node, not set up), nothing is measured and bench/notes.json says
 why (docs/benchmarks.md shows it).
@@ -44,7 +44,7 @@ from tests.pico import picosim, play
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-BASELINE = "1836b18"  # main before issue 26 (the firmware whose taps waited for the flash)
+BASELINE = "1836b18"  # main before the taps stopped waiting for the flash
 JOURNALED = [["b1", "turn", {"on": 1}], ["b2", "lap", {}], ["b3", "pen", {"spin": 0, "tyre": 1, "brake": 1, "dice": 0}],
              ["b4", "turn", {"on": 0}]]
 

@@ -114,6 +114,11 @@ TARGETS = (
 )
 
 
+MICROPYTHON_RELEASE = ("import sys; v = sys.implementation.version; "
+                       "print('v%d.%d.%d%s (%s)' % (v[0], v[1], v[2], '-' + v[3] if len(v) > 3 and v[3] else '', "
+                       "sys.version.split('; ', 1)[-1].replace('MicroPython ', 'build ')))")
+
+
 def machine():
     cpu = platform.processor() or platform.machine()
     try:
@@ -128,7 +133,9 @@ def machine():
     try:
         from tests import mpy
 
-        out = subprocess.run([mpy.micropython_path(), "-c", "import sys; print(sys.version)"],
+        # MicroPython's release is sys.implementation.version; sys.version's "3.4.0" is the Python language level
+        # it follows, and the rest of it names the build.
+        out = subprocess.run([mpy.micropython_path(), "-c", MICROPYTHON_RELEASE],
                              capture_output=True, timeout=10).stdout.decode().strip()
         mp = "MicroPython " + out
     except (OSError, subprocess.SubprocessError, TypeError):

@@ -33,6 +33,7 @@ from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from companion import game_choice, pairing, saved_games, theme
+from companion.navigation import BackStack
 from companion import virtual as virtual_mod
 from companion.double_tap import DoubleTapGuard
 from companion.f1 import screens as f1_screens
@@ -71,7 +72,7 @@ class CompanionApp(App):
         self.ports = ports
         self.transport = transport
         self.bridge = None
-        self.came_from = {}  # screen -> the screen Back returns to
+        self.nav = BackStack()  # where Back leads, from every screen of the shell and both games
         self.popup = None  # the open Confirm, if any
         self.pairing = pairing.Pairing(self)  # the seats' dashboards: the pairing screen (companion/pairing.py)
         self.saved = saved_games.SavedGames(self)  # the Saved games screen (companion/saved_games.py)
@@ -161,13 +162,14 @@ class CompanionApp(App):
             self.phones = Phones(self.links)
         return self.phones
 
-    def _firmware_phones(self):
+    def serves_phones(self):
+        """Whether the phones' server runs: a car without a Pico may be played on a phone."""
         return self.phones is not None
 
     def _phone_linked(self, dev):
         """A dashboard said hello (LinkBridge.on_hello): one on a seat's link socket is that seat's phone
         (companion/phones/table.py Phones.linked: paired by the socket's token, never guessed)."""
-        if not self._firmware_phones() or not self.phones.ready() or self._game().ref is None:
+        if not self.serves_phones() or not self.phones.ready() or self.game_in_play().ref is None:
             return
         if self.phones.linked(dev, self.transport, self.links, *self.pairing.seats()):
             self.bridge.push()
@@ -188,7 +190,7 @@ class CompanionApp(App):
         if self.bridge is None:
             return
         self.bridge.poll()
-        self._game().tick(dt)
+        self.game_in_play().tick(dt)
 
     def show_link_error(self, label):
         """The link's newest error, if there is one, on `label` (the game screen's message line); older ones go."""
@@ -196,7 +198,7 @@ class CompanionApp(App):
             label.text = self.bridge.errors.pop()
             self.bridge.errors.clear()
 
-    def _game(self):
+    def game_in_play(self):
         """The controller of the game being played: Formula 5's while it is chosen, else Formula 1's."""
         return self.f5 if self.f5 is not None else self.f1
 
@@ -205,8 +207,8 @@ class CompanionApp(App):
 
     def show(self, name):
         current = self.sm.current
-        if name in ("history", "results", "saved", "pairing") and current != name:
-            self.came_from[name] = current
+        if name in ("history", "results", "saved", "pairing"):
+            self.nav.opened(name, current)
         if name == "history":
             self.f1.fill_history()
         elif name == "results":
@@ -275,7 +277,7 @@ class CompanionApp(App):
             self.f5.close()  # back to Formula 5's setup; the game stays saved (its Resume offers it)
             self.f5.open_setup()
         elif current in ("results", "history", "saved", "pairing"):
-            target = self.came_from.get(current) or ("race" if self.f1.view is not None else game_choice.NAME)
+            target = self.nav.back_from(current) or ("race" if self.f1.view is not None else game_choice.NAME)
             if target == "race" and self.f1.view is None:
                 target = game_choice.NAME
             if current == "pairing" and target != "race":
@@ -305,7 +307,7 @@ class CompanionApp(App):
         if self.bridge is not None:
             self.bridge.attach(None)
         self.pairing.close_dashboards()
-        self.came_from.clear()
+        self.nav.clear()
         self.show(then)
 
     # ---- for tests and the bench ---------------------------------------------------------------------------

@@ -66,21 +66,21 @@ class Pairing:
         return self.app.phones
 
     def _firmware_phones(self):
-        return self.app._firmware_phones()
+        return self.app.serves_phones()
 
     def _ids(self):
         return self.app.screen("pairing").ids
 
     def seats(self):
         """The open game's referee and its seats: [(seat, name, colour name, rgba, ink)]."""
-        game = self.app._game()
+        game = self.app.game_in_play()
         return game.ref, game.pairing_seats()
 
     def _game_path(self):
-        return self.app._game().path
+        return self.app.game_in_play().path
 
     def _virtual_dev(self, seat):
-        return self.app._game().VIRTUAL_DEV % (seat + 1)
+        return self.app.game_in_play().VIRTUAL_DEV % (seat + 1)
 
     def start_virtual(self, dev):
         """The virtual dashboard `dev` of the open game, started on its saved state (None where none can run)."""
@@ -235,7 +235,7 @@ class Pairing:
 
     def start(self):
         """The screen's Go: the game begins (the seats still without a dashboard get theirs)."""
-        self.app._game().begin()
+        self.app.game_in_play().begin()
 
     def close_dashboards(self):
         """The open game's virtual dashboards stop and its phones are told; their state stays with it. What the
@@ -254,7 +254,7 @@ class Pairing:
         d = self.ports.virtual.get(dev) if self.ports is not None and dev else None
         if d is None:
             return
-        oled = getattr(self.app._game(), "oleds", {}).get(dev)
+        oled = getattr(self.app.game_in_play(), "oleds", {}).get(dev)
         if button == "OK" and oled is not None and oled.unseen():
             self.app.confirm("Play the card chosen on this covered dashboard without looking? Hold a finger on its "
                              "screen to see it first.", lambda: d.tap(button), yes="Play it", no="Look first")

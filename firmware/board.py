@@ -35,6 +35,9 @@ INTERFACE = (
     "buf", "fb", "pages", "narrow", "send(rects, n)", "buttons()", "latch", "flag", "led(on)", "tone(hz)",
     "emit(line)", "viewer", "async serve(app)", "async wait_viewer(ms)", "state_path", "poll_ms", "debounce_ms",
 )
+# And the other way: what a board may call on the app that serve(app) hands it (the host's viewer asks for the
+# whole screen again, hands it a button edge at once, waits for its save), and nothing else.
+APP_INTERFACE = ("resend()", "scan_buttons()", "async saved()")
 
 
 def page_mask(rects, n):

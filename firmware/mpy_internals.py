@@ -19,3 +19,49 @@ def forget_run(loop_goes_on=False):
     if not loop_goes_on:
         core.cur_task = None
     core._exc_context["exception"] = core._exc_context["future"] = None
+
+
+# The browser's asyncio, for firmware/webport.py only: the WebAssembly port's own module (ports/webassembly/asyncio/
+# core.py of v1.27.0, the release companion/phones/static/runtime pins), not the Pico's. Functions named web_*; their
+# names are checked in that port, in the seat page (tests/web/test_seat_page.py).
+
+
+def web_install_io_queue(queue):
+    """Make `queue` asyncio's I/O queue (that port has none): readable() above parks a task with queue.queue_read."""
+    asyncio.core._io_queue = queue  # type: ignore[attr-defined]
+
+
+def web_park(owner):
+    """Take the current task off the run queue until web_wake: `owner` is told by remove(task) if it is cancelled
+    meanwhile (asyncio finds it in the task's data). Returns the task."""
+    task = asyncio.core.cur_task  # type: ignore[attr-defined]
+    task.data = owner
+    return task
+
+
+def web_run_again():
+    """Put the current task back on the run queue at once, instead of parking it."""
+    core = asyncio.core  # type: ignore[attr-defined]
+    core._task_queue.push(core.cur_task)
+
+
+def web_wake(task):
+    """Put a task parked by web_park back on the run queue."""
+    task.data = None
+    asyncio.core._task_queue.push(task)  # type: ignore[attr-defined]
+
+
+def web_throw_into(task, error):
+    """Have `error` thrown into a task where it waits, as if what it awaits had raised it."""
+    task.cancel()  # off whatever it waits on, and scheduled now...
+    task.data = error  # ...to have this thrown in rather than CancelledError
+
+
+def web_ready_runner():
+    """The call that runs every task ready now, to its next wait (the port's loop runs it from its timer)."""
+    return asyncio.core._run_iter  # type: ignore[attr-defined]
+
+
+def web_on_task_failure(handle):
+    """Have handle(context) called where the loop calls its exception handler for a task that died unawaited."""
+    asyncio.core.Loop.call_exception_handler = handle  # type: ignore[attr-defined]

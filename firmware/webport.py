@@ -1,10 +1,11 @@
 # The one place where the browser's MicroPython (the official WebAssembly port, the npm package
 # @micropython/micropython-webassembly-pyscript, sys.platform "webassembly") is made to offer what this firmware uses
 # on a Pico. Its asyncio is the port's own (ports/webassembly/asyncio/core.py of MicroPython v1.27.0, the release
-# companion/phones/static/runtime pins), not the Pico's: the internals reached here are that module's. install()
-# fills each gap before firmware/main.py loads; start() then runs the dashboard. Nothing else in the firmware knows
-# it runs in a page; the page's side of each gap is `dashpage`, a JS module the seat page
-# registers (companion/phones/static/seat.js). The gaps, and why each is filled this way:
+# companion/phones/static/runtime pins), not the Pico's: the internals reached here are that module's, through
+# firmware/mpy_internals.py's web_* functions (as every internal the firmware uses). install() fills each gap before
+# firmware/main.py loads; start() then runs the dashboard. Nothing else in the firmware knows it runs in a page; the
+# page's side of each gap is `dashpage`, a JS module the seat page registers (companion/phones/static/seat.js). The
+# gaps, and why each is filled this way:
 #
 #   machine            no such module; main.py imports it at boot and link.py asks it for unique_id(). A stand-in
 #                      whose unique_id() is this phone's dashboard id (random, kept in the browser by the page).
@@ -17,14 +18,14 @@
 #   a press at once    the loop runs when its timer fires: a press that wakes the buttons' task would wait for a
 #                      setTimeout (4 ms at least when set from inside another timer's callback, much longer on a
 #                      slow phone: the most of a tap's time with the CPU slowed 4x). The page runs the loop's ready
-#                      tasks (core._run_iter) in the press's own input event instead: the frame is on the canvas
-#                      when the event returns. Safe: the page's events never come in the middle of a step.
+#                      tasks (mpy_internals.web_ready_runner) in the press's own input event instead: the frame is
+#                      on the canvas when the event returns. Safe: the page's events never come in the middle of a step.
 #   the loop's exception handler   app.py's handler ends the run by raising: asyncio.run would raise it to main.py.
 #                      Here it would escape into a JS timer and leave half the tasks running; it is thrown into the
 #                      run's own task instead (start_async catches it there and restarts, as run() does).
 #   asyncio.ThreadSafeFlag   absent (no threads, no interrupts): the page's events run between two steps of the
 #                      loop, never inside one, so an Event that clears itself when its waiter wakes is the same.
-#   asyncio.core._io_queue   absent (the loop never polls streams): app.py parks its link task there until stdin is
+#   asyncio's I/O queue   absent (the loop never polls streams): app.py parks its link task there until stdin is
 #                      readable. Only stdin is ever waited for here: one waiting task, woken by the page when the
 #                      seat's WebSocket brings bytes.
 #   binascii.a2b_base64   the port's binascii is micropython-lib's pure-Python one: it takes bytes only (a str, as
@@ -44,6 +45,8 @@ import os
 import sys
 
 import dashpage  # type: ignore[import-not-found]  # registered by the seat page
+
+from firmware import mpy_internals
 
 _POLLIN = 1
 
@@ -99,7 +102,7 @@ class _ThreadSafeFlag:
 
 
 class _StdinQueue:
-    """asyncio.core._io_queue for the one stream waited on here: stdin, the link."""
+    """asyncio's I/O queue for the one stream waited on here: stdin, the link."""
 
     def __init__(self):
         self.waiting = None  # the task parked until the link has bytes
@@ -107,13 +110,10 @@ class _StdinQueue:
     def queue_read(self, stream):
         if stream is not sys.stdin:
             raise OSError("the web port waits on stdin only")
-        core = asyncio.core  # type: ignore[attr-defined]
-        task = core.cur_task
         if dashpage.link_waiting():
-            core._task_queue.push(task)  # bytes already there: run again at once
+            mpy_internals.web_run_again()  # bytes already there
         else:
-            self.waiting = task
-            task.data = self  # how asyncio finds the queue to take the task off when it is cancelled
+            self.waiting = mpy_internals.web_park(self)
 
     def remove(self, task):
         if self.waiting is task:
@@ -124,8 +124,7 @@ class _StdinQueue:
         task = self.waiting
         if task is not None:
             self.waiting = None
-            task.data = None
-            asyncio.core._task_queue.push(task)  # type: ignore[attr-defined]
+            mpy_internals.web_wake(task)
 
 
 class _Poll:
@@ -135,7 +134,7 @@ class _Poll:
         self.stream = stream
 
     def poll(self, timeout=-1):
-        # Never waits (the page's loop cannot): the link polls with timeout 0, and its task waits in _io_queue.
+        # Never waits (the page's loop cannot): the link polls with timeout 0, and its task waits in the I/O queue.
         return [(self.stream, _POLLIN)] if dashpage.link_waiting() else []
 
 
@@ -148,14 +147,13 @@ _run = None  # the task running main.start_async()
 
 
 def _call_exception_handler(context):
-    loop = asyncio.core.Loop  # type: ignore[attr-defined]
+    loop = asyncio.get_event_loop()
     try:
-        (loop._exc_handler or loop.default_exception_handler)(loop, context)
+        (loop.get_exception_handler() or loop.default_exception_handler)(loop, context)  # type: ignore[attr-defined]
     except Exception as e:  # the handler ends the run: asyncio.run would have raised this to main.py
         run = _run
         if run is not None and not run.done():
-            run.cancel()  # off whatever it waits on, and scheduled now...
-            run.data = e  # ...to have this thrown in rather than CancelledError
+            mpy_internals.web_throw_into(run, e)
 
 
 def install():
@@ -170,11 +168,11 @@ def install():
     os.urandom = _urandom  # type: ignore[attr-defined]
     os.getenv = _getenv  # type: ignore[attr-defined]
     asyncio.ThreadSafeFlag = _ThreadSafeFlag  # type: ignore[attr-defined]
-    core = asyncio.core  # type: ignore[attr-defined]
-    core._io_queue = queue = _StdinQueue()
-    core.Loop.call_exception_handler = _call_exception_handler
+    queue = _StdinQueue()
+    mpy_internals.web_install_io_queue(queue)
+    mpy_internals.web_on_task_failure(_call_exception_handler)
     dashpage.on_link(queue.wake)
-    dashpage.on_loop(core._run_iter)  # what the page runs after a press (see "a press at once")
+    dashpage.on_loop(mpy_internals.web_ready_runner())  # what the page runs after a press (see "a press at once")
 
 
 _held = None  # the loop's task queue while the page is stopped (pause())

@@ -27,7 +27,7 @@ LETTERS = "RYGBW"
 WHO_TEXT = {"deck": "no player", "bot": "bot", "dashboard": "dashboard", "waiting": "needs a dashboard"}
 ROW_WHO = {"deck": "no player", "bot": "bot", "dashboard": "dashboard", "waiting": "no dashboard"}  # under a name
 PLACES = ("1st", "2nd", "3rd", "4th", "5th")
-MIN_TEXT_PX = 16  # issue 25: no text under 16 px on the 7-inch 800x480 display, read at arm's length
+MIN_TEXT_PX = 16  # no text under 16 px on the 7-inch 800x480 display, read at arm's length
 
 
 def font(size, scale):

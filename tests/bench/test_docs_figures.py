@@ -52,6 +52,9 @@ def test_the_firmware_readme_quotes_no_pico_figure_of_its_own():
     text = _read("firmware/README.md")
     assert "estimate" not in text  # the Pico's heap is measured on picosim, not estimated
     assert "measured" not in text.split("| figure (`bench/results.json`)")[1].split("\n")[0]  # no column of values
+    # after saying it quotes none, no measured time or size of its own (it quoted the power-on's, by hand)
+    after = text.split("never their values")[1].split("\n## ")[0]
+    assert re.findall(r"\d+(?:\.\d+)? ?(?:ms|µs|us|s|KB|bytes)\b", after) == [], after
 
 
 def test_benchmarks_md_shows_the_values_of_bench_results():
@@ -67,3 +70,15 @@ def test_benchmarks_md_shows_the_values_of_bench_results():
         if key in results:
             assert value == str(results[key]), "docs/benchmarks.md: %s is %s, bench/results.json %s (make bench "\
                 "writes both; `python -m bench.report` writes the page again)" % (key, value, results[key])
+
+
+def test_benchmarks_md_is_the_page_bench_report_writes_from_bench_results():
+    # The whole page, not only its values: only the day it was written and the machine it ran on are the run's own.
+    def body(text):
+        return [line for line in text.splitlines() if not line.startswith(("Written by ", "Machine: "))]
+
+    page = _read("docs/benchmarks.md")
+    assert body(page) == body(report.render(load())), "python -m bench.report writes the page again"
+    machine = next(line for line in page.splitlines() if line.startswith("Machine: "))
+    # MicroPython's release (sys.implementation.version), not sys.version's language level ("3.4.0")
+    assert re.search(r"MicroPython v\d+\.\d+\.\d+", machine) and "3.4.0" not in machine, machine

@@ -688,7 +688,7 @@ def people(d):
     yield tap(rids.end)
     yield app.f1.ready
     d.note("new_turn_table", {"dice": list(rids.dice.faces), "chart_row": rids.chart_row.text})
-    yield tap(rids.block)  # Bob keeps last turn's 40: Block opens its picker from there (issue 25 defect 9)
+    yield tap(rids.block)  # Bob keeps last turn's 40: Block opens its picker from there
     block_before = rids.message.text
     d.note("block", {"before": block_before, "title": rids.picker_title.text,
                      "keys": [(k.value, k.live, k.note) for k in app.f1.speed_keys]})
@@ -733,7 +733,7 @@ def people(d):
 
 
 def continue_after_pairing(d):
-    """Issue 25 defect 1: setup, Roll for seats, Escape on the pairing screen, then the setup's Continue. The
+    """Escape on pairing does not lose the seats: setup, Roll for seats, Escape on the pairing screen, then the setup's Continue. The
     race must not skip what Race does: every seat placed on a phone is served (its firmware page and link socket),
     so the phones waiting at their addresses link and play; nothing runs on the tablet for them."""
     from kivy.core.window import Window
@@ -787,7 +787,7 @@ def odds_seen(app):
 
 
 def odds_spin(d):
-    """Issue 25 defect 4: 100 mph at a 60 band, before the roll, then Superb Driving played on the dashboard.
+    """Superb Driving asks the table before it counts: 100 mph at a 60 band, before the roll, then Superb Driving played on the dashboard.
     The odds list every outcome, SPIN first, and after the card say what it changed."""
     from kivy.core.window import Window
 
@@ -823,7 +823,7 @@ def odds_spin(d):
 
 
 def covered_hand(d):
-    """Issue 25 defect 7: CARD on the tablet's dashboard shows the hand covered; OK without holding the cover
+    """A tablet dashboard's hand stays covered until held: CARD on the tablet's dashboard shows the hand covered; OK without holding the cover
     played the card unseen. Now it asks; after a look (a finger held on it), OK plays without a question."""
     from kivy.tests.common import UnitTestTouch
 
@@ -897,7 +897,7 @@ def taps_in_place(d):
 
 
 def same_speed(d):
-    """Issue 25 defect 9: a player keeping last turn's speed taps Lap, a corner's roll, Block or Pit: it means
+    """A speed kept from last turn counts as set: a player keeping last turn's speed taps Lap, a corner's roll, Block or Pit: it means
     the same speed, said once on the screen, as End turn does; before, each said "set the speed first"."""
     app = d.app
     yield from quick_race(d)
@@ -922,7 +922,7 @@ def same_speed(d):
 
 
 def dice_land_first(d):
-    """Issue 25 defect 12: the dashboards showed "DICE 5+4 No penalty" while the tablet's dice still rolled.
+    """The dashboards show the throw only once the tablet's dice stop: they showed "DICE 5+4 No penalty" while the tablet's dice still rolled.
     Every frame of the car's dashboard is read while the table's dice tumble, then after they land."""
     from tests.firmware.dash import text_rows
 
@@ -958,7 +958,7 @@ def dice_land_first(d):
 
 
 def pairing_sizes(d):
-    """Issue 25 defect 5: six players' cards on the pairing screen, each with its phone's QR code and address,
+    """Every phone seat's QR code and address in view: six players' cards on the pairing screen, each with its phone's QR code and address,
     at the three sizes: the address whole (its second line kept its descenders: q read g, y read v), the
     buttons' words whole, every card's buttons in reach (the bottom row was cut off)."""
     from kivy.core.window import Window
@@ -982,7 +982,7 @@ def pairing_sizes(d):
                 "http://")) for c in cards)],
             "buttons": [[b.text, shown_text(b)] for c in cards for b in (c.seat_button, c.virtual_button) if b],
             "cards_whole": all(c.minimum_height <= c.height + 1 for c in cards)}
-        if (w, h) == SIZES[0]:  # the black car's button in its rings (issue 25 point 6), as on the race screen
+        if (w, h) == SIZES[0]:  # the black car's button in its rings, as on the race screen
             black = next(c for c in cards if c.seat_button.text.startswith("BLACK"))
             d.note("black_car", left_edge(app, black.seat_button.parent))
         d.shot("pairing-6p-%dx%d" % (w, h))
@@ -990,7 +990,7 @@ def pairing_sizes(d):
 
 
 def stale_words(d):
-    """Issue 25 defect 13: words of another game. A new Formula 5 game with no Green player said "Green's
+    """No words of another game. A new Formula 5 game with no Green player said "Green's
     dashboard is on this tablet..."; the quit question during Formula 5 named Formula 1."""
     app = d.app
     yield from open_f5(app)
@@ -1037,7 +1037,7 @@ def f5_played(d):
 
 
 def f5_continued(d):
-    """Issue 25 defect 10: the app opened again after a Formula 5 game: its setup's Continue offers that game
+    """Continue offers the game played last: the app opened again after a Formula 5 game: its setup's Continue offers that game
     (it offered only Formula 1's, "The last race is over", Continue dimmed), and Saved games counts both."""
     app = d.app
     ids = choice_ids(app)
@@ -1052,7 +1052,7 @@ def f5_continued(d):
 
 
 def f5_left_then_killed(d):
-    """Issue 25 defect 10, the rest: leaving Formula 5 landed on Formula 1's setup. A Formula 5 game of bots
+    """Leaving Formula 5 lands on the game choice: leaving Formula 5 landed on Formula 1's setup. A Formula 5 game of bots
     from the game choice, left by Back (asked, Leave): the game choice, with Continue for it; continued, played
     on, and then the app is killed (the test sends SIGKILL once this has saved what it saw)."""
     from kivy.core.window import Window
@@ -1094,7 +1094,7 @@ def first_sight(d):
 
 
 def who_plays(d):
-    """Issue 25 defect 14: the one tablet dashboard's tab was a car-coloured bar mid-screen on every turn,
+    """The tablet dashboard's tab stays in its place: the one tablet dashboard's tab was a car-coloured bar mid-screen on every turn,
     competing with the header's "Ann to play". What is painted in a car's colour, turn by turn."""
     from companion import theme
 
@@ -1133,7 +1133,7 @@ def setup_names(d):
 
 
 def words_whole(d):
-    """Issue 25 defect 11: clipped words. A pit stop and its missed moves, then the race to its end (played
+    """No clipped words. A pit stop and its missed moves, then the race to its end (played
     through the view, the screen following), then the Results at the three sizes."""
     from kivy.core.window import Window
 
@@ -1176,7 +1176,7 @@ def words_whole(d):
 
 
 def screens_fit(d):
-    """Issue 25 point 2 on every other Formula 1 screen: setup (six players), history, saved games, at the
+    """Text readable on every other Formula 1 screen: setup (six players), history, saved games, at the
     three sizes: no text under 16 px, none cut, none outside its box."""
     from kivy.core.window import Window
 
@@ -1214,7 +1214,7 @@ def screens_fit(d):
 
 
 def f5_finished_row(d):
-    """Issue 25 defect 6 (in part): a finished Formula 5 game in Saved games was dimmed and said nothing."""
+    """A finished Formula 5 game in Saved games says so: a finished Formula 5 game in Saved games was dimmed and said nothing."""
     app = d.app
     yield from open_f5(app)
     app.f5.form.roles = ["bot", "bot", "none", "bot", "none"]
@@ -1300,8 +1300,8 @@ def sizes(d):
 
 def big_figures(app):
     """The figures read across the table, in pixels on screen: the least speed and laps figure of the cars'
-    panels, the header's name of the player to move, a die's face (its square) and its digit (issue 25 point 2:
-    far larger than the 16 px floor)."""
+    panels, the header's name of the player to move, a die's face (its square) and its digit (far larger than the
+    16 px floor)."""
     from kivy.metrics import dp
 
     ids = race_ids(app)
@@ -1319,7 +1319,7 @@ def big_figures(app):
 
 def black_car_edge(app):
     """The black car's colour box against the dark panel around it, as drawn: (the box's edge, just inside,
-    just outside), RGB 0..255 (issue 25 defect 15: the black car vanished on the dark theme)."""
+    just outside), RGB 0..255 (the black car once vanished on the dark theme)."""
     panel = next(p for p in app.f1.car_rows if tuple(p.car_rgba[:3]) == tuple(app_theme().CAR_RGBA["black"][:3]))
     return left_edge(app, panel.ids.name.parent)
 

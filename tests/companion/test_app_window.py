@@ -3,7 +3,8 @@ a turn with a corner roll, a pit stop, an undo, laps to the finish, results and 
 middle of a race, a restart, and the same game on the tablet and on every dashboard.
 
 Each run is its own process (Kivy has one window per process), driven by tests/companion/appdriver.py.
-Screenshots go to screenshots/ (gitignored)."""
+Screenshots go to the test's own tmp_path (shots/), for a person to look at after a run (pytest keeps the last
+three runs' folders) and checked to be written by this run."""
 
 import json
 import os
@@ -15,14 +16,29 @@ import time
 from companion import theme
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHOTS = os.path.join(ROOT, "screenshots")
+
+
+def shots_of(out):
+    """The folder a scenario writes its screenshots to: beside its OUT.json, in the test's own tmp_path."""
+    return os.path.join(os.path.dirname(str(out)), "shots")
+
+
+def stale_screenshots(folder, names, since):
+    """The screenshots among `names` (without .png) that this run did not write in `folder` (missing, older than
+    `since`, a time.time(), or too small to be a picture of a screen)."""
+    stale = []
+    for name in names:
+        path = os.path.join(folder, name + ".png")
+        if not os.path.exists(path) or os.path.getmtime(path) < since or os.path.getsize(path) <= 10000:
+            stale.append(name)
+    return stale
 
 
 def start(scenario, out, data, seed=None):
     env = dict(os.environ, F1_COMPANION_DATA=str(data), PYTHONPATH=ROOT)
     if seed is not None:
         env["F1_COMPANION_SEED"] = str(seed)
-    return subprocess.Popen([sys.executable, "-m", "tests.companion.appdriver", scenario, str(out), SHOTS],
+    return subprocess.Popen([sys.executable, "-m", "tests.companion.appdriver", scenario, str(out), shots_of(out)],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
@@ -40,7 +56,18 @@ def run(scenario, tmp_path, data, seed=None, timeout=90):
     return seen
 
 
+def test_a_screenshot_left_by_an_earlier_run_does_not_count(tmp_path):
+    since = time.time()
+    old = tmp_path / "1-setup.png"
+    old.write_bytes(b"\x89PNG" + bytes(20000))  # a picture an earlier run left
+    os.utime(old, (since - 60, since - 60))
+    (tmp_path / "2-pairing.png").write_bytes(b"\x89PNG" + bytes(20000))  # written by this run
+    assert stale_screenshots(str(tmp_path), ["1-setup", "2-pairing", "3-race-corner"], since) == [
+        "1-setup", "3-race-corner"]
+
+
 def test_setup_pairing_corner_pit_undo_finish_results_history(tmp_path):
+    since = time.time() - 1  # (file times may be rounded down to the second)
     seen = run("tour", tmp_path, tmp_path / "data", seed=7)
     assert seen["roll"].endswith("Yellow moves first, then clockwise.")
     assert seen["speed_from_dashboard"] == 60  # set with the virtual dashboard's buttons
@@ -67,8 +94,8 @@ def test_setup_pairing_corner_pit_undo_finish_results_history(tmp_path):
     assert seen["setup_after_finish"] == [True, "The last race is over: its results are in Saved games"]
     assert seen["saved_after_finish"] == [["Ann, Bob", "FINISHED"]]  # never offered as in progress
     assert seen["reopened"] == ["Results", "Back"] and seen["reopened_back"] == "saved"
-    for name in ("1-setup", "2-pairing", "3-race-corner", "4-race-pit", "5-results", "6-history"):
-        assert os.path.getsize(os.path.join(SHOTS, name + ".png")) > 10000
+    names = ("1-setup", "2-pairing", "3-race-corner", "4-race-pit", "5-results", "6-history")
+    assert stale_screenshots(shots_of(tmp_path / "tour.json"), names, since) == []
 
 
 def test_superb_driving_played_on_a_dashboard_asks_the_table(tmp_path):
@@ -179,7 +206,7 @@ def test_people_tap_twice_tap_late_press_back_and_peek(tmp_path):
     assert seen["peek"]["peeking"] is True and seen["peek"]["peek_faults"] == []  # ... unless held
     assert seen["released"] == {"peeking": False, "hidden": True}
     block = seen["block"]  # fails on the old main: the picker opened with no speed, and a faster blocker was refused
-    assert block["before"] != "set the speed first" and block["title"].startswith("Blocked")  # 40 kept (issue 25)
+    assert block["before"] != "set the speed first" and block["title"].startswith("Blocked")  # 40 kept
     assert [60, True, "optional"] in block["keys"] and [40, False, ""] in block["keys"]
     assert seen["blocked"]["speed"] == 60 and seen["blocked"]["picker"] == "speed"
     assert "keeps the same speed, 40. " in seen["blocked"]["message"]
@@ -196,12 +223,12 @@ def test_people_tap_twice_tap_late_press_back_and_peek(tmp_path):
 
 def test_every_car_in_view_at_three_sizes(tmp_path):
     """2, 4 and 6 cars at 1280x800, 1920x1200 and 800x480: every panel on screen, every name inside its box, the
-    nine speed keys there; screenshots/race-<n>p-<w>x<h>.png for a person to look at (~30 s)."""
+    nine speed keys there; shots/race-<n>p-<w>x<h>.png in tmp_path for a person to look at (~30 s)."""
     seen = run("sizes", tmp_path, tmp_path / "data", seed=3, timeout=150)
     assert _black_car_holds(seen["black_car"]), seen["black_car"]
     for key, fit in seen["fits"].items():
         assert fit["in_view"] and fit["names_fit"] and fit["keys"] == 9, (key, fit)
-        # Issue 25 point 2: no text under 16 px (7-8 px at 800x480 on the old main), none cut or out of its box,
+        # No text under 16 px (7-8 px at 800x480 on the old main), none cut or out of its box,
         # and every button a touch target (the corners were 22-27 px wide, at every size)
         assert fit["faults"] == [], (key, fit["faults"][:3])
         # the corners and lanes at least a finger (about 9 mm: 48 px on the 7-inch display) each way
@@ -217,7 +244,7 @@ def test_every_car_in_view_at_three_sizes(tmp_path):
         if fit["cars"] == 6:
             assert fit["long_name"] == [True]  # ellipsised inside its colour box, not overflowing
             assert fit["dashboards"] == 6  # every virtual dashboard reachable (the old screen showed two)
-            # Issue 25 defect 3: names cut to about 7 letters ("Maxim...", "Christ...", "Playe..."), the six
+            # Names were cut to about 7 letters ("Maxim...", "Christ...", "Playe..."), the six
             # tabs then alike. Whole up to 12 letters at 1280x800; shortened, still told apart everywhere.
             for where, names in fit["names"].items():
                 shown = [s for _t, s in names]
@@ -231,13 +258,13 @@ def _apart(a, b):
 
 
 def _black_car_holds(black):
-    """Issue 25 defect 15: the black car's box has an outline that stands out from both its black and the dark
+    """The black car's box has an outline that stands out from both its black and the dark
     panel around it (the old main drew none: the box's edge was the panel's colour)."""
     return _apart(black["edge"], black["outside"]) > 90 and _apart(black["edge"], black["inside"]) > 90
 
 
 def test_a_wrong_last_finish_is_undone_from_the_results(tmp_path):
-    """Issue 13 (follow-up): once the last car had finished, nothing could be taken back. Fails on the old main:
+    """Once the last car had finished, nothing could be taken back. Fails on the old main:
     Results had no Undo and the race screen's was off. Double taps on Undo and on its question's Yes undo once
     (~25 s: a 3-lap race for two, with their virtual dashboards)."""
     seen = run("undo_over", tmp_path, tmp_path / "data", seed=7, timeout=150)
@@ -261,7 +288,7 @@ def test_a_wrong_last_finish_is_undone_from_the_results(tmp_path):
 
 
 def test_every_other_formula1_screen_fits_at_three_sizes(tmp_path):
-    """Issue 25 point 2: the game choice, the setup (six players), history and saved games at 1280x800, 1920x1200
+    """Text readable on the game choice, the setup (six players), history and saved games at 1280x800, 1920x1200
     and 800x480: no text under 16 px, none cut or shortened (names aside), none outside its box. Fails on the old
     main (7-10 px text at 800x480)."""
     seen = run("screens_fit", tmp_path, tmp_path / "data", seed=3, timeout=150)

@@ -247,10 +247,10 @@ def test_superb_driving_from_a_dashboard_asks_whether_the_track_is_clear(tmp_pat
     assert view.superb_question() is None and view.race.cars[0].superb == 1
 
 
-# ---- issue 13's defects through the calls today's screen makes (no tokens): each failed before the turn model ----
+# ---- defects met at a table, through the calls today's screen makes (no tokens): each failed before the turn model
 
 def test_end_turn_with_no_speed_set_keeps_the_speed_and_says_so(tmp_path):
-    """Issue 13: "End turn is also accepted with no speed set at all"."""
+    """Met at a table: "End turn is also accepted with no speed set at all"."""
     view = new_view(tmp_path, names=("Ann", "Bob"))
     ann = view.race.names[0]
     view.end_turn()
@@ -259,7 +259,7 @@ def test_end_turn_with_no_speed_set_keeps_the_speed_and_says_so(tmp_path):
 
 
 def test_the_same_corner_cannot_be_rolled_for_twice_in_a_move(tmp_path):
-    """Issue 13: "CORNER: roll can be tapped again a second later for the same corner, and the penalty is paid
+    """Met at a table: "CORNER: roll can be tapped again a second later for the same corner, and the penalty is paid
     twice"."""
     view = new_view(tmp_path, names=("Ann", "Bob"), seed=3)
     view.set_speed(60)
@@ -272,7 +272,7 @@ def test_the_same_corner_cannot_be_rolled_for_twice_in_a_move(tmp_path):
 
 
 def test_nothing_is_live_once_the_race_is_over(tmp_path):
-    """Issue 13: "At the end of a race it reads Round 7 ... FINISHED after 6 rounds and every race button stays
+    """Met at a table: "At the end of a race it reads Round 7 ... FINISHED after 6 rounds and every race button stays
     live"."""
     view = new_view(tmp_path, names=("Ann", "Bob"))
     race_to_the_finish(view, over=1)
@@ -283,7 +283,7 @@ def test_nothing_is_live_once_the_race_is_over(tmp_path):
 
 
 def test_a_wrong_last_finish_is_undone_and_finished_again(tmp_path):
-    """Issue 13 (follow-up): once the last car had finished, Undo was off like every race action, so a Finish
+    """Once the last car had finished, Undo was off like every race action, so a Finish
     with the wrong spaces over the line could not be taken back. Fails on the old main."""
     view = new_view(tmp_path, names=("Ann", "Bob"))
     race_to_the_finish(view, over=1)
@@ -306,8 +306,8 @@ def test_a_wrong_last_finish_is_undone_and_finished_again(tmp_path):
 
 
 def test_the_speed_chart_has_one_point_a_turn_in_its_round_at_the_speed_moved(tmp_path):
-    """Issue 25 defect 8: the last car of each round got its point one round to the right (9 points in an
-    8-round race), and a turn that ended in a spin showed 0, not the 120 History lists. Fails on the old main."""
+    """Each car's point in its own round on the charts: the last car of each round got its point one round to the
+    right (9 points in an 8-round race), and a turn that ended in a spin showed 0, not the 120 History lists. Fails on the old main."""
     view = new_view(tmp_path, names=("Ann", "Bob", "Cy"), seed=11)
     spun = False
     while not view.race.game_over:
@@ -335,7 +335,7 @@ def test_the_speed_chart_has_one_point_a_turn_in_its_round_at_the_speed_moved(tm
 
 
 def test_history_says_where_each_round_starts(tmp_path):
-    """Issue 25 defect 15: History had no round numbers. Fails on the old main."""
+    """History numbers its rounds (it had no round numbers). Fails on the old main."""
     view = new_view(tmp_path, names=("Ann", "Bob"), seed=3)
     race_to_the_finish(view, 1)
     lines = view.history_lines()
@@ -346,8 +346,8 @@ def test_history_says_where_each_round_starts(tmp_path):
 
 
 def test_the_setup_remembers_the_table_for_the_next_time(tmp_path, data):
-    """Issue 25 defect 15: names were forgotten after a restart. Kept when a race starts; a damaged file is
-    ignored (the defaults) and changes nothing. Fails on the old main."""
+    """The players' names are remembered: they were forgotten after a restart. Kept when a race starts; a damaged
+    file is ignored (the defaults) and changes nothing. Fails on the old main."""
     form = f1_view.SetupForm()
     form.set_count(4)
     form.set_laps(5)

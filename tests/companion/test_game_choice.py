@@ -1,5 +1,5 @@
 """The game choice (companion/game_choice.py): the first screen and where leaving either game lands, with
-Continue for the game played last, Formula 1 or Formula 5 (issue 25 defect 10 and point 7).
+Continue for the game played last, Formula 1 or Formula 5.
 
 Continue's words are tested without a window; leaving Formula 5 and a kill during it in the real app, in a real
 (offscreen) window, over two runs (tests/companion/appdriver.py)."""

@@ -1,4 +1,4 @@
-"""Issue 25: what newcomers met at a real table, each in the real app in a real (offscreen) window
+"""What newcomers met at a real table, each in the real app in a real (offscreen) window
 (tests/companion/appdriver.py). Each test failed on the main before its fix."""
 
 from tests.companion.test_app_window import _black_car_holds, run

@@ -242,8 +242,8 @@ def test_whole_races_keep_every_dashboard_in_step(tmp_path, seed):
 
 
 def test_undo_after_the_finish_puts_the_race_back_in_play_across_a_restart(game):
-    """Issue 13 (follow-up): a wrong last Finish could not be taken back once the race was over. Now Undo stays
-    live (only Undo), it is an "undo" entry in the log like any other, and the dashboards follow. Fails on the
+    """A wrong last Finish is taken back after the race: it could not be taken back once the race was over. Now Undo
+    stays live (only Undo), it is an "undo" entry in the log like any other, and the dashboards follow. Fails on the
     old main: undo was refused with "the race is over"."""
     ref, dash, path = game
     while not ref.race.game_over:

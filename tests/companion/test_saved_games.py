@@ -75,7 +75,7 @@ def test_a_finished_race_is_listed_finished_with_its_rounds(data, tmp_path):
 
 
 def test_a_finished_race_undone_is_in_progress_again(data):
-    """Issue 13 (follow-up): a finished race whose last move is undone is "in progress" again, in the list and
+    """A finished race whose last move is undone is "in progress" again, in the list and
     for Resume, after the app is gone; finished again, it is listed finished. Fails on the old main (no undo once
     the race was over)."""
     path = new_game(["Ann", "Bob"], 1_000_000)
@@ -124,7 +124,7 @@ def test_delete_a_saved_game(data):
 
 
 def test_an_older_game_opened_after_a_new_race_shows_its_own_table(data):
-    """Issue 13: Resume "opens an older game that then shows the newer game's status line and pit card"."""
+    """Met at a table: Resume "opens an older game that then shows the newer game's status line and pit card"."""
     from shared_rules.f1.race import Race
 
     seed = next(s for s in range(3000) if Race(s, ["Cat", "Dan"], 3).pit_pile[0] == "IGNITION")

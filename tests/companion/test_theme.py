@@ -22,7 +22,7 @@ def test_chart_ticks_are_round_numbers():
 
 
 def test_the_faces_ship_with_their_licences():
-    """Issue 25 point 6: the theme's faces are in companion/fonts, each beside its free licence (SIL OFL 1.1), and
+    """The theme's faces are in companion/fonts, each beside its free licence (SIL OFL 1.1), and
     the README says where they come from."""
     import os
     import re

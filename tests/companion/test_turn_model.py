@@ -1,7 +1,8 @@
 """The turn model (companion/f1/turn.py) through the race screen's presenter, driven as the screen drives
 it: the actions it shows, the token each carries, the taps people make twice or from a screen about to change.
 
-Each defect of issue 13 that is logic is reproduced here first (these tests fail on the main of before it):
+Each defect of the turn's logic met at a table is reproduced here (these tests fail on the main of before the
+turn model):
 double-tapped End turn skipping a player, End turn with no speed, a corner rolled twice, a faster blocker's raise
 refused, the end of a race as "Round 7 ... FINISHED" with every action live.
 """
@@ -37,7 +38,7 @@ def live(view):
 # ---- tokens: a second tap, a stale screen -----------------------------------------------------------------
 
 def test_double_tapped_end_turn_ends_one_turn_only(tmp_path):
-    """Issue 13: "Cat sets 60, two taps 80 ms apart: Ann is skipped"."""
+    """Met at a table: "Cat sets 60, two taps 80 ms apart: Ann is skipped"."""
     view = new_view(tmp_path)
     first, second = view.race.names[0], view.race.names[1]
     tap(view, "speed", 60)
@@ -100,7 +101,7 @@ def test_undo_twice_from_one_screen_undoes_once(tmp_path):
 # ---- End turn without a speed ---------------------------------------------------------------------------
 
 def test_decision_end_turn_with_no_speed_keeps_the_same_speed(tmp_path):
-    """Issue 13: "End turn is also accepted with no speed set at all"."""
+    """Met at a table: "End turn is also accepted with no speed set at all"."""
     view = new_view(tmp_path, names=("Ann", "Bob"))
     ann = view.race.names[0]
     tap(view, "speed", 60)
@@ -136,7 +137,7 @@ def test_end_turn_is_unavailable_when_the_pit_card_sets_the_speed(tmp_path):
 # ---- corners --------------------------------------------------------------------------------------------
 
 def test_decision_a_band_is_thrown_for_once_a_move(tmp_path):
-    """Issue 13: "Cat at 120, Corner 4 lane 1: tyre +1 brake +1, then again"."""
+    """Met at a table: "Cat at 120, Corner 4 lane 1: tyre +1 brake +1, then again"."""
     view = new_view(tmp_path, names=("Ann", "Bob"), seed=3)
     for v in (60, 20, 120):
         tap(view, "speed", v)
@@ -301,7 +302,7 @@ def play_to_the_end(view, over=(2, 2)):
 
 
 def test_the_end_of_a_race_is_a_state(tmp_path):
-    """Issue 13: "it reads Round 7 ... FINISHED after 6 rounds and every race button stays live"."""
+    """Met at a table: "it reads Round 7 ... FINISHED after 6 rounds and every race button stays live"."""
     view = new_view(tmp_path, names=("Ann", "Bob"))
     play_to_the_end(view, over=(3, 1))
     assert view.race.finish_round == 3 and view.rounds() == 3

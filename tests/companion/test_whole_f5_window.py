@@ -1,4 +1,4 @@
-"""Issue 25: a whole Formula 5 game for two players played through the real app's window: both dashboards on
+"""A whole Formula 5 game for two players played through the real app's window: both dashboards on
 the tablet, each turn its player's finger held on the covered screen and its buttons tapped; Back, double taps
 on the buttons that change the screen, the app killed (SIGKILL) with a hand open and continued from the setup
 to the end and its Results. The scenarios are in tests/companion/whole_games.py."""

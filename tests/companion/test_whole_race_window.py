@@ -1,4 +1,4 @@
-"""Issue 25: a whole Formula 1 race played through the real app's window (SDL offscreen) by touches on its
+"""A whole Formula 1 race played through the real app's window (SDL offscreen) by touches on its
 widgets, as a table of three plays it: Back where people press it, double taps on the buttons that change the
 screen under the finger, the app killed (SIGKILL) in the middle of a turn and continued, the race finished.
 The scenarios are in tests/companion/whole_games.py."""
@@ -11,13 +11,13 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHOTS = os.path.join(ROOT, "screenshots")
 
 
 def start(scenario, out, data, seed):
     env = dict(os.environ, F1_COMPANION_DATA=str(data), PYTHONPATH=ROOT, F1_COMPANION_SEED=str(seed),
                F1_PHONE_HOST="127.0.0.1", F1_PHONE_PORT="0")  # the phones' server on a free loopback port
-    return subprocess.Popen([sys.executable, "-m", "tests.companion.whole_games", scenario, str(out), SHOTS],
+    return subprocess.Popen([sys.executable, "-m", "tests.companion.whole_games", scenario, str(out),
+                             os.path.join(os.path.dirname(str(out)), "shots")],  # in the test's own tmp_path
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 

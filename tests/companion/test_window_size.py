@@ -1,4 +1,4 @@
-"""Issue 25, the 7-inch screen: `python -m companion` takes the screen it is given. Before, the window was
+"""The 7-inch screen: `python -m companion` takes the screen it is given. Before, the window was
 1280x800 whatever the screen, and an 800x480 display showed its middle. The display is a real X server (Xvfb)
 of each size; SDL2 (Kivy's window library) is asked its size as the app asks it."""
 

@@ -1,4 +1,4 @@
-"""Whole games played through the real app's window as a table of people plays them (issue 25): every action a
+"""Whole games played through the real app's window as a table of people plays them: every action a
 touch on a real widget (found by its id), Back (Escape, Android's Back) where a person presses it, double taps
 on the buttons that change the screen under the finger, and a kill mid-game (the test sends SIGKILL while the
 first half waits) before the second half continues the saved game to its end.

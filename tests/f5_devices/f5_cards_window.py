@@ -1,4 +1,4 @@
-"""Formula 5 followed from across the table, in the real app in a real (offscreen) window (issue 25 defect 6):
+"""Formula 5 followed from across the table, in the real app in a real (offscreen) window:
 the columns as cards, the overtakes told long enough to read, the history, the results; and every Formula 5
 screen at the sizes a table may have. Driven by tests/companion/appdriver.py's drive(), one app a process:
 

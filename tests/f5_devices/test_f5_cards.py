@@ -1,4 +1,4 @@
-"""Formula 5 followed from across the table (issue 25 defect 6 and "Formula 5 as cards"), in the real app in a
+"""Formula 5 followed from across the table (the columns as race cards), in the real app in a
 real (offscreen) window, driven by tests/f5_devices/f5_cards_window.py: each column drawn as its race cards
 (every one in view, the face-down stops as backs), an overtake told long enough to read, moves arriving together
 told one after the other, the history, Results at the end and from Saved games, no hand's card anywhere on the

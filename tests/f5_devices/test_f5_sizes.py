@@ -1,4 +1,4 @@
-"""Formula 5 on the three screens a table may have (issue 13: every car in view, from a 7-inch 800x480 touch
+"""Formula 5 on the three screens a table may have (every car in view, from a 7-inch 800x480 touch
 screen to 1920x1200), in the real app in a real (offscreen) window, one app run for every size: the setup,
 the pairing of five players' dashboards, the table with 5, 4 and 2 players, the race over, and the
 question Back asks before leaving it.

@@ -1,7 +1,8 @@
 """firmware/board.py states what a board offers (INTERFACE); each of the three boards (the Pico's, the unix port's,
 the phone's) has every member, methods with the same parameters, coroutines where the app awaits one. Read from
 the source (board_pico needs `machine` and a panel, board_web a page): a board that lacks a member fails here.
-A board reaches the app only through what the app hands it: no board imports the app's modules."""
+A board reaches the app only through what the app hands it: no board imports the app's modules, and what a board
+calls on that app is named in board.APP_INTERFACE (the host's board calls all of it, no board anything else)."""
 
 import ast
 import os
@@ -17,15 +18,19 @@ APP_MODULES = {"firmware.app", "firmware.ui", "firmware.screens", "firmware.onde
                "firmware.ondemand.selftest", "firmware.display", "firmware.main"}
 
 
+APPS = (("app.py", "App"), ("ondemand/selftest.py", None))  # what serve(app) is handed: the app, the self-test's
+
+
 def _tree(name):
     with open(os.path.join(FIRMWARE, name)) as f:
         return ast.parse(f.read(), name)
 
 
-def interface():
-    """board.INTERFACE as {name: None for an attribute, or (is_async, [parameters]) for a method}."""
+def interface(name="INTERFACE"):
+    """board.INTERFACE (or APP_INTERFACE) as {name: None for an attribute, or (is_async, [parameters]) for a
+    method}."""
     for node in _tree("board.py").body:
-        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["INTERFACE"]:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [name]:
             members = {}
             for spec in ast.literal_eval(node.value):
                 is_async = spec.startswith("async ")
@@ -36,12 +41,12 @@ def interface():
                 else:
                     members[spec] = None
             return members
-    raise AssertionError("firmware/board.py states no INTERFACE")
+    raise AssertionError("firmware/board.py states no " + name)
 
 
-def offered(tree):
-    """What the module's Board class offers: {name: None (attribute) or (is_async, [parameters]) (method)}."""
-    board = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Board")
+def offered(tree, cls="Board"):
+    """What the module's class `cls` offers: {name: None (attribute) or (is_async, [parameters]) (method)}."""
+    board = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
     members = {}
     for node in board.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -72,6 +77,36 @@ def contract_problems(tree):
     return problems
 
 
+def calls_on_the_app(tree):
+    """What a board module does with the app it is handed (every name `app`): {method called: is it awaited}, and
+    the lines where the app is used otherwise (kept, passed to anything but the board's own methods), which would
+    let calls escape this check."""
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    calls, escapes = {}, []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Name) and node.id == "app" and isinstance(node.ctx, ast.Load)):
+            continue
+        up = parents[node]
+        if isinstance(up, ast.Attribute) and isinstance(parents[up], ast.Call) and parents[up].func is up:
+            calls[up.attr] = calls.get(up.attr, False) or isinstance(parents[parents[up]], ast.Await)
+        elif isinstance(up, ast.Call) and node in up.args and isinstance(up.func, ast.Attribute) and \
+                isinstance(up.func.value, ast.Name) and up.func.value.id == "self":
+            pass  # handed on to one of the board's own methods, where it is `app` again
+        else:
+            escapes.append(node.lineno)
+    return calls, escapes
+
+
+def app_contract_problems(tree):
+    declared = interface("APP_INTERFACE")
+    calls, escapes = calls_on_the_app(tree)
+    problems = ["calls app.%s, which the contract does not name" % n for n in sorted(set(calls) - set(declared))]
+    problems += ["awaits app.%s, which the contract says is not a coroutine" % n for n in sorted(calls)
+                 if n in declared and calls[n] and not declared[n][0]]
+    problems += ["the app is kept or passed on at line %d" % n for n in escapes]
+    return problems
+
+
 def test_the_interface_lists_what_the_app_uses():
     members = interface()
     assert {"send", "buttons", "latch", "flag", "led", "tone", "serve", "state_path"} <= set(members)
@@ -92,6 +127,41 @@ def test_no_board_imports_the_app(name):
         elif isinstance(node, ast.ImportFrom) and node.module:
             imported |= {node.module} | {node.module + "." + a.name for a in node.names}
     assert not imported & APP_MODULES
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_a_board_calls_only_what_the_contract_names_on_the_app(name):
+    assert app_contract_problems(_tree(name)) == []
+
+
+def test_the_host_board_calls_the_whole_app_contract():
+    calls, _ = calls_on_the_app(_tree("host/board_host.py"))
+    assert calls == {name: spec[0] for name, spec in interface("APP_INTERFACE").items()}
+
+
+@pytest.mark.parametrize("module,cls", APPS)
+def test_every_app_a_board_is_handed_offers_the_app_contract(module, cls):
+    tree = _tree(module)
+    classes = [cls] if cls else [n.name for n in tree.body if isinstance(n, ast.ClassDef)
+                                 and any(getattr(f, "name", None) == "resend" for f in n.body)]
+    assert classes
+    for c in classes:
+        have = offered(tree, c)
+        assert {n: have.get(n) for n in interface("APP_INTERFACE")} == interface("APP_INTERFACE"), c
+
+
+def test_the_check_catches_a_board_calling_an_undeclared_app_method():
+    with open(os.path.join(FIRMWARE, "host", "board_host.py")) as f:
+        source = f.read()
+    assert "        app.resend()\n" in source
+    undeclared = source.replace("        app.resend()\n", "        app.redraw_all()\n", 1)
+    assert app_contract_problems(ast.parse(undeclared)) == ["calls app.redraw_all, which the contract does not name"]
+    kept = source.replace("        app.resend()\n", "        self.app = app\n", 1)
+    assert app_contract_problems(ast.parse(kept)) == ["the app is kept or passed on at line %d"
+                                                      % (source[:source.index("        app.resend()")].count("\n") + 1)]
+    awaited = source.replace("        app.scan_buttons()\n", "        await app.scan_buttons()\n", 1)
+    assert app_contract_problems(ast.parse(awaited)) == [
+        "awaits app.scan_buttons, which the contract says is not a coroutine"]
 
 
 def test_the_check_catches_a_board_without_a_member_or_with_another_signature():

@@ -131,3 +131,18 @@ def test_a_background_task_that_dies_ends_the_run_so_main_restarts_it(tmp_path):
                    heap="256K", cwd=str(tmp_path), timeout=20, input_bytes=b"")
     out = proc.stdout.decode() + proc.stderr.decode()
     assert "RUN ENDED: a task died" in out, out[-2000:]
+
+
+def test_the_restart_loop_is_written_once_for_both_hosts():
+    # A Pico (run) and a phone's page (start_async) restart the same way: one loop, so the two cannot drift apart
+    # (they had: the page's copy dropped the guard around forgetting the failed run).
+    import ast
+
+    with open(os.path.join(mpy.ROOT, "firmware", "main.py")) as f:
+        tree = ast.parse(f.read())
+    loops = [n for n in ast.walk(tree) if isinstance(n, ast.While)]
+    forgets = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "forget_run"]
+    assert len(loops) == 1 and len(forgets) == 1
+    calls = {f.name: {c.func.id for c in ast.walk(f) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)}
+             for f in tree.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    assert "_restarts" in calls["run"] and "_restarts" in calls["start_async"]

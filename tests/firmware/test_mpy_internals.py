@@ -1,7 +1,8 @@
 """MicroPython's internals (asyncio's, with no public call for what the firmware needs) are used in one module,
 firmware/mpy_internals.py, which names the release they were read from; each name it uses is checked here on the
-unix port and on the Pico's own release (picosim), so the day a release drops or renames one this fails, loudly,
-before a dashboard does."""
+unix port and on the Pico's own release (picosim), and the web_* ones (for firmware/webport.py) in the browser's port
+(tests/web/test_seat_page.py), so the day a release drops or renames one this fails, loudly, before a dashboard does.
+The guard reads every module under firmware/, subfolders too."""
 
 import ast
 import os
@@ -14,10 +15,11 @@ from tests import mpy
 from tests.pico import picosim
 
 HELPER = os.path.join(mpy.ROOT, "firmware", "mpy_internals.py")
-# The browser's port fills what its own asyncio (ports/webassembly/asyncio, another module than the Pico's) lacks,
-# _io_queue among them: that is its one job, in its one module, tested in the browser (tests/web).
-WEB_PORT = os.path.join(mpy.ROOT, "firmware", "webport.py")
-INTERNAL = re.compile(r"\b(_io_queue|cur_task|_exc_context|asyncio\.core)\b")
+FIRMWARE = os.path.join(mpy.ROOT, "firmware")
+# What reaches inside asyncio: its module, its scheduler's privates, a task's private slot (where a waiting task's
+# queue is kept).
+INTERNAL = re.compile(r"(\b(_io_queue|cur_task|_exc_context|_task_queue|_run_iter|_exc_handler|asyncio\.core)\b"
+                      r"|\.data\b)")
 
 
 def _source(path):
@@ -25,16 +27,30 @@ def _source(path):
         return f.read()
 
 
+def _core_attributes(web):
+    """The attributes of asyncio.core read or written by the helper's functions for the browser's asyncio (web: the
+    web_* ones) or for the Pico's and the unix port's (the others), as (name, read) pairs."""
+    found = set()
+    for fn in ast.parse(_source(HELPER)).body:
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn.name.startswith("web_") != web:
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Attribute):
+                base = node.value
+                if (isinstance(base, ast.Name) and base.id == "core") or (isinstance(base, ast.Attribute)
+                                                                          and base.attr == "core"):
+                    found.add((node.attr, isinstance(node.ctx, ast.Load)))
+    return found
+
+
 def used_names():
-    """The attributes of asyncio.core the helper reads or writes ("_io_queue", ...)."""
-    names = set()
-    for node in ast.walk(ast.parse(_source(HELPER))):
-        if isinstance(node, ast.Attribute):
-            base = node.value
-            if (isinstance(base, ast.Name) and base.id == "core") or (isinstance(base, ast.Attribute)
-                                                                      and base.attr == "core"):
-                names.add(node.attr)
-    return sorted(names)
+    """The attributes of asyncio.core the Pico's helpers read or write ("_io_queue", ...)."""
+    return sorted({name for name, _ in _core_attributes(web=False)})
+
+
+def web_read_names():
+    """The attributes of the browser's asyncio.core the web_* helpers read (what they only set, that port lacks)."""
+    return sorted({name for name, read in _core_attributes(web=True) if read})
 
 
 def check_script():
@@ -47,22 +63,60 @@ def check_script():
     return "\n".join(lines) + "\n"
 
 
+def web_check_script():
+    """The same for the browser's asyncio (run in the seat page: tests/web/test_seat_page.py), ending with a line
+    WEB INTERNALS CHECKED."""
+    lines = ["import asyncio", "core = asyncio.core"]
+    for name in web_read_names():
+        lines.append("print('HAVE' if hasattr(core, %r) else 'MISSING', %r)" % (name, name))
+    lines.append("print('HAVE' if hasattr(core._task_queue, 'push') else 'MISSING', '_task_queue.push')")
+    lines.append("print('HAVE' if hasattr(core.Loop, 'call_exception_handler') else 'MISSING', "
+                 "'Loop.call_exception_handler')")
+    lines.append("print('WEB INTERNALS CHECKED')")
+    return "\n".join(lines) + "\n"
+
+
+def uses_of_internals(folder, allowed=(HELPER,)):
+    """Every line of a .py file under `folder`, subfolders too, that reaches into asyncio's internals, but in
+    `allowed`: "path:line: text", the path relative to folder."""
+    found = []
+    for top, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(top, name)
+            if name.endswith(".py") and path not in allowed:
+                for n, line in enumerate(_source(path).splitlines(), 1):
+                    if INTERNAL.search(line.split("#")[0]):
+                        found.append("%s:%d: %s" % (os.path.relpath(path, folder), n, line.strip()))
+    return found
+
+
 def test_the_helper_names_its_release_and_uses_what_the_firmware_needs():
     src = _source(HELPER)
     assert re.search(r"MicroPython v\d+\.\d+\.\d+", src), "say which release the internals were read from"
     assert used_names() == ["_exc_context", "_io_queue", "cur_task"]
+    assert web_read_names() == ["Loop", "_run_iter", "_task_queue", "cur_task"]
 
 
 def test_no_other_firmware_module_reaches_into_micropython_internals():
-    firmware = os.path.join(mpy.ROOT, "firmware")
-    found = []
-    for name in sorted(os.listdir(firmware)):
-        path = os.path.join(firmware, name)
-        if name.endswith(".py") and path not in (HELPER, WEB_PORT):
-            for n, line in enumerate(_source(path).splitlines(), 1):
-                if INTERNAL.search(line.split("#")[0]):
-                    found.append("%s:%d: %s" % (name, n, line.strip()))
-    assert found == []
+    assert uses_of_internals(FIRMWARE) == []
+
+
+def test_the_guard_sees_a_use_planted_in_a_subfolder(tmp_path):
+    (tmp_path / "app.py").write_text("import asyncio\n")
+    (tmp_path / "ondemand").mkdir()
+    (tmp_path / "ondemand" / "link.py").write_text(
+        "import asyncio\n\ndef wake(task):\n    asyncio.core._task_queue.push(task)  # at once\n")
+    assert uses_of_internals(str(tmp_path)) == [
+        os.path.join("ondemand", "link.py") + ":4: asyncio.core._task_queue.push(task)  # at once"]
+
+
+def test_the_guard_sees_each_kind_of_reach(tmp_path):
+    (tmp_path / "host").mkdir()
+    (tmp_path / "host" / "board.py").write_text(
+        "t = core.cur_task\nrun = loop._exc_handler\ntask.data = e\n# core._run_iter in a comment is fine\n")
+    assert [f.split(": ", 1)[1] for f in uses_of_internals(str(tmp_path))] == [
+        "t = core.cur_task", "run = loop._exc_handler", "task.data = e"]
 
 
 def test_the_unix_ports_release_has_every_internal_used():

@@ -1,4 +1,4 @@
-"""Issue 25 point 6: the phones' seat page has the tablet's look, defined once in companion/theme.py: its colours
+"""The phones' seat page has the tablet's look, defined once in companion/theme.py: its colours
 and faces come from theme.css, which companion/phones/assets.py makes from the theme, not from values of its own."""
 
 import re

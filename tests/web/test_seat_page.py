@@ -158,6 +158,18 @@ def test_a_task_that_dies_restarts_the_dashboard_from_its_save(server, browser):
     assert page.dash()["error"] is None
 
 
+def test_the_browsers_asyncio_has_every_internal_the_web_port_uses(server, browser):
+    # firmware/mpy_internals.py's web_* functions reach into the WebAssembly port's own asyncio: checked in it.
+    from tests.firmware.test_mpy_internals import web_check_script, web_read_names
+
+    page = visit(browser, server.new_seat())
+    boot(page)
+    page.js("window.dash.python(arguments[0])", web_check_script())
+    log = page.wait(lambda: "WEB INTERNALS CHECKED" in page.dash()["log"] and page.dash()["log"] or None,
+                    what="the check's last line")
+    assert "MISSING" not in log and log.count("HAVE") == len(web_read_names()) + 2, log
+
+
 # Before a screenshot: two animation frames, so the page has been through a rendering update since its last change.
 # WebKitGTK's screenshot is the last frame the page presented, and right after the firmware's first frame it may not
 # have presented one yet: without this wait, 2 of 3 cold loads under Xvfb gave a screenshot of the canvas still black

@@ -8,7 +8,6 @@ built the same way.
 """
 
 import os
-import time
 
 from kivy.clock import Clock
 from kivy.factory import Factory
@@ -251,7 +250,7 @@ class F1Controller:
 
     def _handing_over(self):
         # Both: a stalled tablet has not shown the new turn for HANDOVER_S just because that much time passed.
-        return time.monotonic() < self.locked_until or Clock.frames < self.locked_frames
+        return self.app.clock.now() < self.locked_until or Clock.frames < self.locked_frames
 
     def refresh_race(self, force=False):
         """Bring the race screen up to date, touching only what changed (a frame stays short)."""
@@ -272,7 +271,7 @@ class F1Controller:
         seat = v.active()
         if seat != self.seat_shown:
             if self.seat_shown is not None:
-                self.locked_until = time.monotonic() + HANDOVER_S
+                self.locked_until = self.app.clock.now() + HANDOVER_S
                 self.locked_frames = Clock.frames + HANDOVER_FRAMES
                 self.picker = "speed"
             self.seat_shown = seat
@@ -594,7 +593,7 @@ class F1Controller:
     def _undo(self, token):
         last, after, until, frames = self._undone
         echo = last is not None and after == self.ref.token() and (
-            time.monotonic() < until or Clock.frames < frames)
+            self.app.clock.now() < until or Clock.frames < frames)
         if echo:
             token = last
         said = self.view.message
@@ -602,7 +601,7 @@ class F1Controller:
         if ev is None and echo:
             self.view.message = said  # the table reads what the first tap undid, not the refusal of its echo
         elif ev is not None:
-            self._undone = (token, self.ref.token(), time.monotonic() + HANDOVER_S, Clock.frames + HANDOVER_FRAMES)
+            self._undone = (token, self.ref.token(), self.app.clock.now() + HANDOVER_S, Clock.frames + HANDOVER_FRAMES)
         return ev
 
     def ask_undo_last(self, button):
@@ -633,7 +632,7 @@ class F1Controller:
                 self.app.pairing.start_virtual(dev)
         self.app.pairing.sync_phones()
         # The screen changes under the finger: a second tap on the question's Yes must not land on the race.
-        self.locked_until = time.monotonic() + HANDOVER_S
+        self.locked_until = self.app.clock.now() + HANDOVER_S
         self.locked_frames = Clock.frames + HANDOVER_FRAMES
         self.app.came_from.pop("results", None)
         self.app.show("race")

@@ -253,8 +253,10 @@ class F1Controller:
         return self.app.clock.now() < self.locked_until or Clock.frames < self.locked_frames
 
     def refresh_race(self, force=False):
-        """Bring the race screen up to date, touching only what changed (a frame stays short)."""
-        if self.view is None:
+        """Bring the race screen up to date, touching only what changed (a frame stays short). While the dice
+        tumble it holds what it showed when they were thrown: the referee already has the throw, and the car's
+        card, the odds and the status would tell it before the dice land (_rolled shows it then)."""
+        if self.view is None or self.rolling:
             return
         v = self.view
         rows = v.rows()
@@ -640,10 +642,12 @@ class F1Controller:
         return ev
 
     def _rolled(self):
+        """The dice have landed: the throw shows everywhere at once, the table and the dashboards."""
         ids = self.app.screen("race").ids
         self.rolling = 0
         if self.app.bridge is not None:
             self.app.bridge.release_commands()
+        self.refresh_race(force=True)
         self._fill_table()
         ids.message.text = self._said(self.view) if self.view is not None else ""
 

@@ -936,7 +936,10 @@ def dice_land_first(d):
     yield tap(corner_button(app, 0))
     yield lambda: dashboards_agree(app)
     before = dict(dash.state["car"])
+    seat = ref.race.seat
+    screen_before = race_screen_shows(app, seat)
     spoiled = []
+    screen_spoiled = []
     frames = {"n": 0}
 
     def watch():
@@ -946,15 +949,29 @@ def dice_land_first(d):
             car = dash.state["car"] if dash.state else {}
             if "DICE" in rows or car != before:
                 spoiled.append(rows)
+            shown = race_screen_shows(app, seat)
+            if shown != screen_before:
+                screen_spoiled.append(shown)
             return False
         return True
 
     yield tap(ids.corner)
     yield watch  # every tick of the roll looked at, until the dice land
     d.note("during", {"frames": frames["n"], "spoiled": spoiled[:3]})
+    d.note("screen", {"before": screen_before, "spoiled": screen_spoiled[:3]})
     yield lambda: "DICE" in " ".join(text_rows(bytes(dash.image)))
     yield lambda: dashboards_agree(app)
-    d.note("after", {"table": list(ids.dice.faces), "dashboard": " ".join(text_rows(bytes(dash.image)))})
+    d.note("after", {"table": list(ids.dice.faces), "dashboard": " ".join(text_rows(bytes(dash.image))),
+                     "screen": race_screen_shows(app, seat), "car": ref.race.cars[seat].snapshot()})
+
+
+def race_screen_shows(app, seat):
+    """What the race screen shows of the throw's outcome: the rolling car's card, the odds line, the status line
+    and the roll in words."""
+    ids = race_ids(app)
+    panel = next(p for p in app.f1.car_rows if p.seat == seat)
+    return {"card": [panel.speed, panel.tyre, panel.brake, panel.laps_left, panel.status], "odds": ids.odds.text,
+            "status": ids.status.text, "roll": ids.chart_row.text}
 
 
 def pairing_sizes(d):

@@ -56,6 +56,19 @@ def until_killed():
     return False
 
 
+def as_time_passes(app, cond, seconds=0.25):
+    """A step for what the app's own timers hold back (a message's time on the table, the bots' pace): each time
+    it is asked and `cond` is not yet true, `seconds` more pass for the app (its clock is stepped)."""
+
+    def met():
+        if cond():
+            return True
+        app.clock.step(seconds)
+        return False
+
+    return met
+
+
 def find(root, pred):
     for w in root.walk():
         if pred(w):
@@ -1054,7 +1067,7 @@ def stale_words(d):
 def f5_bots_play(app, moves):
     """The Formula 5 table's bots play until the game has more than `moves` moves, then wait."""
     app.f5.auto_s = 0.03
-    yield lambda: len(app.f5.ref.game.events) > moves
+    yield as_time_passes(app, lambda: len(app.f5.ref.game.events) > moves)  # each move's words have their time
     app.f5.auto_s = 3600.0
 
 

@@ -10,7 +10,7 @@ import time
 from shared_rules.f5 import bot
 from shared_rules.f5.game import PIT, RACE
 
-from tests.companion.appdriver import click, drive, layout_faults, tap
+from tests.companion.appdriver import as_time_passes, click, drive, layout_faults, tap
 
 TWO = ["none", "bot", "none", "bot", "none"]  # two players (bots), three cars without a player
 SIZES = [(800, 480), (1024, 600), (1280, 800), (1920, 1200)]
@@ -150,7 +150,7 @@ def follow(d):
     # Two moves arriving together (two dashboards' events in one poll): both told, one after the other.
     app.f5.auto_s = 3600.0  # the tablet plays no car of its own meanwhile
     announcer = getattr(app.f5, "announcer", None)
-    yield lambda: announcer is None or not announcer.busy()
+    yield as_time_passes(app, lambda: announcer is None or not announcer.busy())
     d.note("hands_mid_game", [ref.game.hand(c) for c in range(5)])
     d.note("cards_mid_game", shown_cards(app))
     d.note("columns_mid_game", column_facts(app))

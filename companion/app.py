@@ -33,6 +33,7 @@ from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from companion import game_choice, pairing, saved_games, theme
+from companion.clock import app_clock
 from companion.navigation import BackStack
 from companion import virtual as virtual_mod
 from companion.double_tap import DoubleTapGuard
@@ -72,6 +73,7 @@ class CompanionApp(App):
         self.ports = ports
         self.transport = transport
         self.bridge = None
+        self.clock = app_clock()  # every timer's time, Kivy's Clock's too (companion/clock.py): a test steps it
         self.nav = BackStack()  # where Back leads, from every screen of the shell and both games
         self.popup = None  # the open Confirm, if any
         self.pairing = pairing.Pairing(self)  # the seats' dashboards: the pairing screen (companion/pairing.py)
@@ -89,7 +91,7 @@ class CompanionApp(App):
         renderer.flush_each_frame(Window)
         self._resize(Window, Window.size)
         Window.bind(size=self._resize, on_keyboard=self._key, on_request_close=self._close_asked)
-        self.tap_guard = DoubleTapGuard()  # a double tap's second tap never presses what its first put there
+        self.tap_guard = DoubleTapGuard(self.clock)  # a double tap's second tap never presses what its first put there
         Window.bind(on_touch_down=self.tap_guard.on_touch_down, on_touch_up=self.tap_guard.on_touch_up)
         # Kivy has already loaded companion.kv (the App's name, from this folder) before build().
         sm = Screens(transition=NoTransition())
@@ -144,7 +146,9 @@ class CompanionApp(App):
         signal.signal(signal.SIGTERM, lambda *_: Clock.schedule_once(lambda _dt: self._quit(), 0))
 
     def _drawn(self, *_):
-        self.first_frame = time.monotonic()  # the first frame of the game choice is on the screen
+        # The first frame of the game choice is on the screen: a figure of real time, read against the launch by
+        # another process (bench/companion_bench.py), so the system's clock and not the app's stepped one.
+        self.first_frame = time.monotonic()
         Window.unbind(on_flip=self._drawn)
         if self._phones_possible():  # the phones' server (aiohttp) loads meanwhile, not before the first frame
             threading.Thread(target=lambda: importlib.import_module("companion.phones.table"), daemon=True).start()

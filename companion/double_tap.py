@@ -10,11 +10,11 @@ card rebuilt, its question answered). A button that stays (a dashboard's UP, a s
 however fast; a turn passed on the same screen is the race screen's own guard (companion/f1/screens.py).
 """
 
-import time
-
 from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.uix.behaviors import ButtonBehavior
+
+from companion.clock import app_clock
 
 AGAIN_S = 0.5  # a second tap sooner than this is the same intention (a person reads a new screen for longer)
 SETTLE_FRAMES = 3  # ... counted from this many frames after the first tap's release (see DoubleTapGuard)
@@ -23,9 +23,11 @@ REACH_DP = 32  # ... and this close to the first: the same finger
 
 class DoubleTapGuard:
     """Bound first to the window's touch events (Window.bind(on_touch_down=guard.on_touch_down,
-    on_touch_up=guard.on_touch_up)): it sees every touch before any widget does; True drops it."""
+    on_touch_up=guard.on_touch_up)): it sees every touch before any widget does; True drops it. Its time is
+    `clock`'s (companion/clock.py; the app's by default), so a test steps past AGAIN_S instead of waiting."""
 
-    def __init__(self):
+    def __init__(self, clock=None):
+        self.clock = clock or app_clock()
         self.last = None  # the last touch taken (a MotionEvent: what it pressed is in its ud)
         # When the app was done with it: SETTLE_FRAMES frames after its release (a ScrollView hands the release
         # to its button a frame late, and what a tap does may hold the app a while: a dashboard started), so the
@@ -35,7 +37,7 @@ class DoubleTapGuard:
         self.dropped = []  # the touches dropped (their ups are dropped too)
 
     def on_touch_down(self, _window, touch):
-        now = time.monotonic()
+        now = self.clock.now()
         if self._again(touch, now):
             self.dropped = self.dropped[-3:] + [touch]
             return True
@@ -51,7 +53,7 @@ class DoubleTapGuard:
 
     def _settle(self, touch, frames):
         if touch is self.last:
-            self.done_at = time.monotonic()
+            self.done_at = self.clock.now()
             self.settling = frames > 0
             if frames:
                 Clock.schedule_once(lambda _dt: self._settle(touch, frames - 1), 0)

@@ -8,7 +8,6 @@ built the same way.
 """
 
 import os
-import time
 
 from kivy.clock import Clock
 from kivy.factory import Factory
@@ -251,11 +250,13 @@ class F1Controller:
 
     def _handing_over(self):
         # Both: a stalled tablet has not shown the new turn for HANDOVER_S just because that much time passed.
-        return time.monotonic() < self.locked_until or Clock.frames < self.locked_frames
+        return self.app.clock.now() < self.locked_until or Clock.frames < self.locked_frames
 
     def refresh_race(self, force=False):
-        """Bring the race screen up to date, touching only what changed (a frame stays short)."""
-        if self.view is None:
+        """Bring the race screen up to date, touching only what changed (a frame stays short). While the dice
+        tumble it holds what it showed when they were thrown: the referee already has the throw, and the car's
+        card, the odds and the status would tell it before the dice land (_rolled shows it then)."""
+        if self.view is None or self.rolling:
             return
         v = self.view
         rows = v.rows()
@@ -272,7 +273,7 @@ class F1Controller:
         seat = v.active()
         if seat != self.seat_shown:
             if self.seat_shown is not None:
-                self.locked_until = time.monotonic() + HANDOVER_S
+                self.locked_until = self.app.clock.now() + HANDOVER_S
                 self.locked_frames = Clock.frames + HANDOVER_FRAMES
                 self.picker = "speed"
             self.seat_shown = seat
@@ -594,7 +595,7 @@ class F1Controller:
     def _undo(self, token):
         last, after, until, frames = self._undone
         echo = last is not None and after == self.ref.token() and (
-            time.monotonic() < until or Clock.frames < frames)
+            self.app.clock.now() < until or Clock.frames < frames)
         if echo:
             token = last
         said = self.view.message
@@ -602,7 +603,7 @@ class F1Controller:
         if ev is None and echo:
             self.view.message = said  # the table reads what the first tap undid, not the refusal of its echo
         elif ev is not None:
-            self._undone = (token, self.ref.token(), time.monotonic() + HANDOVER_S, Clock.frames + HANDOVER_FRAMES)
+            self._undone = (token, self.ref.token(), self.app.clock.now() + HANDOVER_S, Clock.frames + HANDOVER_FRAMES)
         return ev
 
     def ask_undo_last(self, button):
@@ -633,7 +634,7 @@ class F1Controller:
                 self.app.pairing.start_virtual(dev)
         self.app.pairing.sync_phones()
         # The screen changes under the finger: a second tap on the question's Yes must not land on the race.
-        self.locked_until = time.monotonic() + HANDOVER_S
+        self.locked_until = self.app.clock.now() + HANDOVER_S
         self.locked_frames = Clock.frames + HANDOVER_FRAMES
         self.app.nav.forget("results")
         self.app.show("race")
@@ -641,10 +642,12 @@ class F1Controller:
         return ev
 
     def _rolled(self):
+        """The dice have landed: the throw shows everywhere at once, the table and the dashboards."""
         ids = self.app.screen("race").ids
         self.rolling = 0
         if self.app.bridge is not None:
             self.app.bridge.release_commands()
+        self.refresh_race(force=True)
         self._fill_table()
         ids.message.text = self._said(self.view) if self.view is not None else ""
 

@@ -19,14 +19,17 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion import theme
+from companion.clock import app_clock
 from companion.widgets import RaceButton
 
 
 class Dice(BoxLayout):
-    """Two large dice that tumble for `ROLL_S`, then settle on the thrown faces; a rattle plays meanwhile."""
+    """Two large dice that tumble for `ROLL_S` of the app's time (companion/clock.py), then settle on the thrown
+    faces; a rattle plays meanwhile."""
 
     faces = ListProperty([0, 0])
     ROLL_S = 0.8
+    TUMBLE_S = 0.06  # a new pair of faces this often
     sound = None
 
     def roll(self, dice, done=None):
@@ -36,12 +39,11 @@ class Dice(BoxLayout):
                 done()
             return
         self._play()
-        steps = {"n": 0}
-        total = int(self.ROLL_S / 0.06)
+        clock = app_clock()
+        end = clock.now() + self.ROLL_S
 
         def tumble(_dt):
-            steps["n"] += 1
-            if steps["n"] >= total:
+            if clock.now() >= end:
                 self.faces = list(dice)
                 if done:
                     done()
@@ -49,7 +51,7 @@ class Dice(BoxLayout):
             self.faces = [random.randint(1, 6), random.randint(1, 6)]
             return True
 
-        Clock.schedule_interval(tumble, 0.06)
+        Clock.schedule_interval(tumble, self.TUMBLE_S)
 
     def _play(self):
         snd = Dice.sound

@@ -42,6 +42,7 @@ from companion.eventlog import LogError
 from companion.transport import CONNECTED
 from companion.widgets import VirtualDash
 
+# The table's times are counted from the Clock tick's dt: the app's clock (companion/clock.py), which a test steps.
 AUTO_S = 0.8  # a turn the tablet plays, every this often
 READ_S = 3.0  # an overtake, a pit stop or the end stays in words on the screen this long, at least
 GLANCE_S = 1.5  # any other turn's words, at least

@@ -2,8 +2,12 @@
 
     python -m tests.companion.appdriver SCENARIO OUT.json [SHOTS_DIR]
 
-Each scenario is a generator of steps; a step yields a predicate to wait for (or seconds to wait). What the
-scenario saw is written to OUT.json for the test to check. One app per process: Kivy has one window.
+Each scenario is a generator of steps; a step yields a predicate to wait for, or a number of seconds: that much
+time passes for the app at once (its clock is stepped, companion/clock.py: the double-tap guard's AGAIN_S, the
+dice, the race screen's handover, a message's time on the screen), then a few frames are drawn. Nothing outside
+the app is stepped: what a dashboard's process, a phone's page or a socket does is waited for by a predicate,
+with a deadline (WAIT_S, real time). What the scenario saw is written to OUT.json for the test to check. One app
+per process: Kivy has one window.
 """
 
 import json
@@ -27,7 +31,8 @@ from kivy.tests.common import UnitTestTouch  # noqa: E402
 
 from companion.app import CompanionApp  # noqa: E402
 
-WAIT_S = 25
+WAIT_S = 25  # a predicate's deadline, in real time: what it waits for happens outside the app's clock too
+FRAMES = 3  # a step of seconds ends once this many frames have been drawn after the clock moved
 
 
 def click(widget):
@@ -39,9 +44,29 @@ def click(widget):
 
 
 def tap(widget):
-    """Touch it, then give Kivy a few frames to lay out what the touch rebuilt (a step's pause)."""
+    """Touch it, then give Kivy a few frames to lay out what the touch rebuilt (a step's pause: 0.08 s of the
+    app's time, as a finger's next tap comes no sooner)."""
     click(widget)
     return 0.08
+
+
+def until_killed():
+    """A step that ends with the process: the test kills the app (SIGKILL or SIGTERM) once it has read OUT.json
+    (past the step's deadline, the app stops by itself with an error)."""
+    return False
+
+
+def as_time_passes(app, cond, seconds=0.25):
+    """A step for what the app's own timers hold back (a message's time on the table, the bots' pace): each time
+    it is asked and `cond` is not yet true, `seconds` more pass for the app (its clock is stepped)."""
+
+    def met():
+        if cond():
+            return True
+        app.clock.step(seconds)
+        return False
+
+    return met
 
 
 def find(root, pred):
@@ -79,6 +104,12 @@ class Driver:
             json.dump(self.seen, f)
         os.replace(tmp, self.out)
 
+    def passed(self, seconds):
+        """`seconds` pass for the app at once; the step ends when FRAMES frames have shown what they changed."""
+        self.app.clock.step(seconds)
+        drawn = Clock.frames + FRAMES
+        return lambda: Clock.frames >= drawn
+
     def tick(self, _dt):
         try:
             if self.waiting is not None:
@@ -95,8 +126,7 @@ class Driver:
             if callable(step):
                 self.waiting = step
             else:
-                end = time.monotonic() + step
-                self.waiting = lambda: time.monotonic() >= end
+                self.waiting = self.passed(step)
             self.until = time.monotonic() + WAIT_S
             return True
         except StopIteration:
@@ -445,7 +475,7 @@ def play_then_idle(d):
     d.note("pairs", {str(k): v for k, v in ref.pairs.items()})
     d.note("children", [v.proc.pid for v in app.ports.virtual.values()])
     d.save()
-    yield 3600
+    yield until_killed
 
 
 def resume(d):
@@ -936,7 +966,10 @@ def dice_land_first(d):
     yield tap(corner_button(app, 0))
     yield lambda: dashboards_agree(app)
     before = dict(dash.state["car"])
+    seat = ref.race.seat
+    screen_before = race_screen_shows(app, seat)
     spoiled = []
+    screen_spoiled = []
     frames = {"n": 0}
 
     def watch():
@@ -946,15 +979,29 @@ def dice_land_first(d):
             car = dash.state["car"] if dash.state else {}
             if "DICE" in rows or car != before:
                 spoiled.append(rows)
+            shown = race_screen_shows(app, seat)
+            if shown != screen_before:
+                screen_spoiled.append(shown)
             return False
         return True
 
     yield tap(ids.corner)
     yield watch  # every tick of the roll looked at, until the dice land
     d.note("during", {"frames": frames["n"], "spoiled": spoiled[:3]})
+    d.note("screen", {"before": screen_before, "spoiled": screen_spoiled[:3]})
     yield lambda: "DICE" in " ".join(text_rows(bytes(dash.image)))
     yield lambda: dashboards_agree(app)
-    d.note("after", {"table": list(ids.dice.faces), "dashboard": " ".join(text_rows(bytes(dash.image)))})
+    d.note("after", {"table": list(ids.dice.faces), "dashboard": " ".join(text_rows(bytes(dash.image))),
+                     "screen": race_screen_shows(app, seat), "car": ref.race.cars[seat].snapshot()})
+
+
+def race_screen_shows(app, seat):
+    """What the race screen shows of the throw's outcome: the rolling car's card, the odds line, the status line
+    and the roll in words."""
+    ids = race_ids(app)
+    panel = next(p for p in app.f1.car_rows if p.seat == seat)
+    return {"card": [panel.speed, panel.tyre, panel.brake, panel.laps_left, panel.status], "odds": ids.odds.text,
+            "status": ids.status.text, "roll": ids.chart_row.text}
 
 
 def pairing_sizes(d):
@@ -1020,7 +1067,7 @@ def stale_words(d):
 def f5_bots_play(app, moves):
     """The Formula 5 table's bots play until the game has more than `moves` moves, then wait."""
     app.f5.auto_s = 0.03
-    yield lambda: len(app.f5.ref.game.events) > moves
+    yield as_time_passes(app, lambda: len(app.f5.ref.game.events) > moves)  # each move's words have their time
     app.f5.auto_s = 3600.0
 
 
@@ -1073,7 +1120,7 @@ def f5_left_then_killed(d):
     yield 0.2
     d.note("events", len(app.f5.ref.game.events))
     d.save()
-    yield 3600
+    yield until_killed
 
 
 def first_sight(d):
@@ -1122,7 +1169,7 @@ def race_then_wait(d):
     yield from quick_race(d)
     d.note("ready", 1)
     d.save()
-    yield 3600
+    yield until_killed
 
 
 def setup_names(d):

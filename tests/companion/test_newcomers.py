@@ -70,6 +70,14 @@ def test_the_dashboards_learn_the_throw_when_the_tablets_dice_land(tmp_path):
     assert seen["during"]["frames"] > 5 and seen["during"]["spoiled"] == []
     d1, d2 = seen["after"]["table"]
     assert "DICE %d+%d" % (d1, d2) in seen["after"]["dashboard"]
+    # Nor the tablet: the rolling car's card, the odds, the status line and the roll in words hold what they showed
+    # when the dice were thrown (the card and the odds showed the tyre +1 while the dice tumbled) ...
+    screen, after = seen["screen"], seen["after"]
+    assert screen["spoiled"] == [], (screen["before"], screen["spoiled"][:1])
+    # ... and show the throw once they land
+    assert after["screen"]["card"][1:3] == [after["car"]["tyre"], after["car"]["brake"]], after
+    assert after["screen"]["roll"].startswith("Corner 1: threw %d + %d" % (d1, d2)), after["screen"]
+    assert after["screen"] != screen["before"]
 
 
 def test_the_pairing_cards_show_the_whole_address_and_their_buttons_words(tmp_path, monkeypatch):

@@ -26,6 +26,7 @@ from tests.companion.appdriver import (
     race_ids,
     speed_button,
     tap,
+    until_killed,
 )
 
 GAP_S = 0.08  # a double tap: the second touch this long after the first, where the first was
@@ -233,7 +234,7 @@ def race_first_half(d):
     d.note("children", [v.proc.pid for v in app.ports.virtual.values()])
     d.note("ready", 1)
     d.save()
-    yield 3600
+    yield until_killed
 
 
 def race_second_half(d):
@@ -514,7 +515,7 @@ def f5_first_half(d):
     d.note("children", [v.proc.pid for v in app.ports.virtual.values()])
     d.note("ready", 1)
     d.save()
-    yield 3600
+    yield until_killed
 
 
 def f5_second_half(d):

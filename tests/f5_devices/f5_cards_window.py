@@ -10,11 +10,12 @@ import time
 from shared_rules.f5 import bot
 from shared_rules.f5.game import PIT, RACE
 
-from tests.companion.appdriver import click, drive, layout_faults, tap
+from tests.companion.appdriver import as_time_passes, click, drive, layout_faults, tap
 
 TWO = ["none", "bot", "none", "bot", "none"]  # two players (bots), three cars without a player
 SIZES = [(800, 480), (1024, 600), (1280, 800), (1920, 1200)]
 LONG_NAME = "Maximiliana Montgomery-Smythe"
+LOOK_S = 0.1  # the app's time a look at the table (a tick of the driver) steps on, while a message is timed
 
 
 def labels(root):
@@ -125,9 +126,11 @@ def follow(d):
     ids = table.ids
     ref = app.f5.ref
     watch = {"t0": None, "text": None, "gone": None, "later": []}
+    clock = app.clock  # the table's timers run on it: each look steps it on (LOOK_S), nobody sleeps
 
     def overtake_watched():
-        now = time.monotonic()
+        clock.step(LOOK_S)
+        now = clock.now()
         shown = [t for t in texts(table) if " overtakes " in t]
         if watch["t0"] is None:
             if shown:
@@ -141,13 +144,13 @@ def follow(d):
 
     yield overtake_watched
     d.note("overtake_text", watch["text"])
-    d.note("overtake_shown_s", round((watch["gone"] or time.monotonic()) - watch["t0"], 2))
+    d.note("overtake_shown_s", round((watch["gone"] or clock.now()) - watch["t0"], 2))
     d.note("played_on", len(ref.game.events) > watch["events"])  # the game went on after it
     d.note("overtake_glow", watch["glow"])
     # Two moves arriving together (two dashboards' events in one poll): both told, one after the other.
     app.f5.auto_s = 3600.0  # the tablet plays no car of its own meanwhile
     announcer = getattr(app.f5, "announcer", None)
-    yield lambda: announcer is None or not announcer.busy()
+    yield as_time_passes(app, lambda: announcer is None or not announcer.busy())
     d.note("hands_mid_game", [ref.game.hand(c) for c in range(5)])
     d.note("cards_mid_game", shown_cards(app))
     d.note("columns_mid_game", column_facts(app))
@@ -156,13 +159,14 @@ def follow(d):
         movers.append(ref.names()[ref.game.to_move()])
         ref.auto_move()
     seen = []
-    t0 = time.monotonic()
+    t0 = clock.now()
 
     def both_told():
+        clock.step(LOOK_S)
         text = ids.last.text
         if not seen or seen[-1][0] != text:
-            seen.append([text, round(time.monotonic() - t0, 2)])
-        return time.monotonic() - t0 > 5.0
+            seen.append([text, round(clock.now() - t0, 2)])
+        return clock.now() - t0 > 5.0
 
     yield both_told
     d.note("movers", movers)

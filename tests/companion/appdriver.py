@@ -1642,11 +1642,11 @@ def play_words(d):
     yield 0.3
     frame = Frame()
     d.note("oled", {"scale": ids.dash.oled.scale, "drawn": list(ids.dash.oled.rect.size),
-                    "face": app.screen("race").face, "buttons": drawn_words(app, app.screen("race"), frame),
+                    "face": getattr(app.screen("race"), "face", None), "buttons": drawn_words(app, app.screen("race"), frame),
                     "faults": text_faults(app, "race", *Window.size)})
     d.shot("play-words-dashboard")
     yield tap(panel)  # tapped again: the table
-    d.note("face_after", app.screen("race").face)
+    d.note("face_after", getattr(app.screen("race"), "face", None))
     Window.size = (1280, 800)
     yield 0.5
     d.note("faults_1280", text_faults(app, "race", 1280, 800))

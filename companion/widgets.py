@@ -190,6 +190,7 @@ class RaceButton(Iconic, Button):
     it was drawn for (the referee refuses a stale one); `reason` why it is off, when it is."""
 
     tone = ListProperty(list(theme.BUTTON))
+    fold_w = NumericProperty(0)  # the least width its words are laid out in (a DashTab's, folded away)
     token = ObjectProperty(None, allownone=True)
     reason = StringProperty("")
     # Off but still tappable (a tap says why): drawn dim at the canvas, so that turning a button on or off does

@@ -18,6 +18,7 @@ from companion.saved_games import when_text
 
 KV = os.path.join(os.path.dirname(__file__), "game_choice.kv")
 NAME = "games"  # the screen's name
+NOTHING_YET = "Nothing to continue yet: no game played here"  # beside Continue, dimmed, on a fresh install
 
 
 class GameChoiceScreen(Screen):
@@ -70,6 +71,8 @@ class GameChoice:
         ids.saved.text = "Saved games (%d)" % len(found) if found else "Saved games"
         ids.resume.text, ids.resume_note.text, self.path = continue_offer(found)
         ids.resume.disabled = self.path is None
+        if not found:  # dimmed: say why
+            ids.resume_note.text = NOTHING_YET
 
     def resume(self):
         """Continue: the game played last, in its own game (Formula 1's race, or Formula 5's table)."""

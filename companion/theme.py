@@ -146,6 +146,10 @@ LARGE = 24  # names, big buttons
 BODY = 20  # ordinary text
 SMALL = 16  # captions, costs under a speed
 MIN_TEXT_PX = 16  # no text smaller on screen, whatever the scale (the 7-inch display read at arm's length)
+# What the game needs read from a player's chair (the race's message, the odds, the roll in words, every button's
+# words): the theme's faces draw capitals at about 0.7 of their size, so 20 px text draws them 14 px high (16 px
+# text drew 11 px capitals on the 7-inch display, too small to read across the table).
+READ_MIN_PX = 20
 # The figures read across the table (speed, laps, dice, whose turn): far larger than the floor at every size.
 FIGURE_MIN_PX = 2 * MIN_TEXT_PX  # the least, on the 7-inch display
 NAME_MIN_PX = 22  # a car's name in its colour box, the least (the display face's capitals are narrow)
@@ -177,6 +181,16 @@ def font(size, scale):
     from kivy.metrics import sp
 
     return max(MIN_TEXT_PX, sp(size) * scale)
+
+
+def read(size, scale):
+    """font(), for words the game needs read from a chair: never under READ_MIN_PX."""
+    return max(READ_MIN_PX, font(size, scale))
+
+
+def title(scale):
+    """The size of a screen's title in the box lid's look and of whose turn it is: as large as a figure."""
+    return max(font(TITLE + 14, scale), FIGURE_MIN_PX)
 
 
 def figure(size, scale):

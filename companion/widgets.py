@@ -5,7 +5,7 @@ Styles live in companion/theme.kv (sizes and colours from companion.theme)."""
 
 from kivy.core.text import Label as CoreLabel
 from kivy.factory import Factory
-from kivy.graphics import Color, Rectangle
+from kivy.graphics import Color, InstructionGroup, Rectangle
 from kivy.graphics.texture import Texture
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -190,6 +190,7 @@ class RaceButton(Iconic, Button):
     it was drawn for (the referee refuses a stale one); `reason` why it is off, when it is."""
 
     tone = ListProperty(list(theme.BUTTON))
+    fold_w = NumericProperty(0)  # the least width its words are laid out in (a DashTab's, folded away)
     token = ObjectProperty(None, allownone=True)
     reason = StringProperty("")
     # Off but still tappable (a tap says why): drawn dim at the canvas, so that turning a button on or off does
@@ -232,12 +233,40 @@ class Confirm(ModalView):
             then(yes)
 
 
+class LidTitle(Label):
+    """A screen's title in the box lid's look (theme.kv): on the kerb's red, after a chequered flag of `flag_w`
+    whose white squares are drawn here (three across, as many down as fit)."""
+
+    flag_w = NumericProperty(0)
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self._squares = InstructionGroup()
+        self.canvas.after.add(self._squares)  # over theme.kv's black flag (the words are padded clear of it)
+        self.bind(pos=self._chequer, size=self._chequer, flag_w=self._chequer)
+
+    def _chequer(self, *_):
+        self._squares.clear()
+        side = (self.flag_w - 0.01) / 3.0
+        if side < 1:
+            return
+        self._squares.add(Color(*theme.INK))
+        rows = int((self.height - 2 * theme.RING) // side)
+        top = self.top - theme.RING
+        for row in range(rows):
+            for col in range(3):
+                if (row + col) % 2 == 0:
+                    self._squares.add(Rectangle(pos=(self.x + theme.RING + col * side, top - (row + 1) * side),
+                                                size=(side, side)))
+
+
 class VirtualDash(BoxLayout):
     """A virtual dashboard drawn on the tablet, the same box in both games: its OLED (`oled`) over its five
     buttons (the firmware's names, in their order); a tap on one dispatches on_button(name). Laid out in
     theme.kv."""
 
     __events__ = ("on_button",)
+    beside = BooleanProperty(False)  # the buttons beside the OLED (a short screen), not under it
 
     @property
     def oled(self):

@@ -12,6 +12,7 @@ import os
 from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.lang import Builder
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
@@ -45,7 +46,11 @@ def hand_shown(state):
 
 
 class RaceScreen(Screen):
-    pass
+    # Compact (the 7-inch display), what the middle of the screen shows (f1.kv): "odds" before the roll, "dice"
+    # once thrown, "dash" a dashboard on this tablet (its car's panel tapped, or the turn of a car whose dashboard
+    # it is). has_dash: a dashboard is on this tablet.
+    face = StringProperty("odds")
+    has_dash = BooleanProperty(False)
 
 
 class ResultsScreen(Screen):
@@ -90,6 +95,8 @@ class F1Controller:
         self.locked_until = 0.0  # taps on race actions wait until then (the turn has just passed) ...
         self.locked_frames = 0  # ... and until that many frames have been shown
         self.seat_shown = None
+        self.tablet_devs = []  # the virtual dashboards on this tablet's screen
+        self.dash_asked = False  # compact: the dashboard in the table's place ("panel" tapped, or its car's "turn")
 
     # ---- setup (companion.kv's setup screen, opened from the game choice) ---------------------------------
     def fill_setup(self):
@@ -265,6 +272,7 @@ class F1Controller:
             ids.cars.clear_widgets()
             self.car_rows = [CarPanel(size_hint_y=None) for _r in rows]
             for panel in self.car_rows:
+                panel.bind(on_touch_down=self._panel_touched)
                 ids.cars.add_widget(panel)
             ids.cars.add_widget(Widget())  # what the panels leave, at the bottom
             self._size_car_panels()
@@ -278,6 +286,7 @@ class F1Controller:
                 self.picker = "speed"
             self.seat_shown = seat
             self.dash_dev = None  # the dashboard pane follows the turn
+            self.dash_asked = "turn"  # compact: shown if the car to play has its dashboard here (_show_face)
         # The turn's token moves with every decision (and undo): the actions and the picker change with it only.
         sig = (self.picker, seat, v.corner, v.lane, v.band, v.special, v.superb_question(), v.token())
         if force or sig != self.rows_sig:
@@ -290,6 +299,33 @@ class F1Controller:
             self._fill_odds()
             self._fill_table()
         self._fill_dashboards(rows, force)
+        self._show_face()
+
+    def _show_face(self):
+        """Compact: the odds before the roll, the dice once thrown, or the dashboard asked for (f1.kv)."""
+        screen = self.app.screen("race")
+        screen.has_dash = bool(self.tablet_devs)
+        face = "dice" if self.rolling or any(screen.ids.dice.faces) else "odds"
+        if self.dash_asked and self.dash_dev in self.tablet_devs:
+            mine = self.view is not None and self.dash_dev in [r["dev"] for r in self.view.rows()
+                                                               if r["seat"] == self.view.active()]
+            if self.dash_asked != "turn" or mine:
+                face = "dash"
+        screen.face = face
+
+    def _panel_touched(self, panel, touch):
+        """Compact: a car's panel tapped shows its dashboard (when it is on this tablet) in the table's place; tapped
+        again, the table."""
+        if not (self.app.compact and panel.collide_point(*touch.pos) and panel.dev in self.tablet_devs):
+            return False
+        screen = self.app.screen("race")
+        if screen.face == "dash" and self.dash_dev == panel.dev:
+            self.dash_asked = False
+        else:
+            self.dash_asked, self.dash_dev = "panel", panel.dev
+        self._fill_dashboards(self.view.rows(), True)
+        self._show_face()
+        return True
 
     def _fill_table(self):
         """The dice, the roll in words and the pit card of this turn (a new turn starts with a clear table)."""
@@ -504,15 +540,15 @@ class F1Controller:
             # competed with the one sign of whose turn it is (the header and the active car's panel).
             # Its car's colour as a strip at its foot (theme.kv's DashTab): six shortened names told apart.
             tab = DashTab(text=r["name"], group="dashboard", allow_no_selection=False, tone=theme.PANEL,
-                          down_tone=theme.PANEL_HI, font_size=theme.font(theme.BODY, self.app.scale),
+                          down_tone=theme.PANEL_HI, font_size=theme.read(theme.BODY, self.app.scale),
                           state="down" if r["dev"] == self.dash_dev else "normal", car_rgba=r["rgba"])
             tab.color = theme.INK if tab.state == "down" else theme.MUTED
             tab.shorten_from = "center"  # six tabs of shortened names still told apart
             tab.dev = r["dev"]
             tab.bind(on_release=lambda w: self.choose_dash(w.dev))
             ids.dash_tabs.add_widget(tab)
-        ids.dash_pane.opacity = 1 if devs else 0
-        ids.dash_pane.disabled = not devs
+        self.tablet_devs = devs
+        self.app.screen("race").has_dash = bool(devs)
         oled = ids.dash.oled
         oled.frame = -1  # redraw from the newly chosen dashboard
         oled.dev = self.dash_dev
@@ -528,6 +564,7 @@ class F1Controller:
         self.refresh_race(force=True)
 
     def pick(self, corner=None, lane=None, band=None):
+        self.dash_asked = False  # compact: a corner or a lane chosen: its odds in view
         self.view.pick(corner, lane, band)
         self.refresh_race(force=True)
 
@@ -557,6 +594,7 @@ class F1Controller:
                 bridge.release_commands()
             else:
                 self.rolling = 1
+                self.dash_asked = False  # compact: the dice in view
                 ids.chart_row.text = ""
                 ids.dice.roll(ev["dice"], self._rolled)  # the dice tumble; the taps wait for them
         elif what in ("block", "finish"):
@@ -649,6 +687,7 @@ class F1Controller:
             self.app.bridge.release_commands()
         self.refresh_race(force=True)
         self._fill_table()
+        self._show_face()
         ids.message.text = self._said(self.view) if self.view is not None else ""
 
     def fill_results(self):
@@ -699,8 +738,8 @@ class F1Controller:
             entry = BoxLayout(spacing=theme.space(4, self.app.scale))
             entry.add_widget(MarkerSwatch(rgba=_line_colour(colour), shape=MARKERS[i % len(MARKERS)],
                                           size_hint_x=None, width=theme.space(34, self.app.scale)))
-            label = Label(text=name, bold=True, font_size=theme.font(theme.SMALL, self.app.scale), shorten=True,
-                          halign="left")
+            label = Label(text=name, font_name=theme.DISPLAY_FONT, font_size=theme.font(theme.BODY, self.app.scale),
+                          shorten=True, halign="left")  # a name: in the display face, as on the race screen
             label.bind(size=lambda w, s: setattr(w, "text_size", (s[0], None)))
             entry.add_widget(label)
             ids.legend.add_widget(entry)

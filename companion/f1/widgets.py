@@ -345,6 +345,9 @@ class TurnChart(BoxLayout):
         g = self.graph
         fit = max(1, int(g.height / (g.font_size * 2.0)))
         step = self.step or 1
-        while self.top_value / step > fit and step < self.top_value:
-            step *= 2
-        g.y_ticks_major = min(step, self.top_value)
+        top = self.top_value
+        # a step that divides the top (the graph labels no value when its steps do not reach the top exactly:
+        # the brake chart's 0..5 in steps of 4 showed none), the least that fits
+        while top / step > fit and step < top:
+            step = next((s for s in range(int(step) + 1, int(top) + 1) if top % s == 0), top)
+        g.y_ticks_major = min(step, top)

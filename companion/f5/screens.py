@@ -404,7 +404,8 @@ class F5Controller:
         if new and self.app.sm.current == "f5history":
             self._fill_history()  # read while the game goes on: the new moves at the top
         old = self.order
-        for r in self.table.rows():
+        rows = self.table.rows()
+        for r in rows:
             row = self.rows[r["car"]]
             row.ids.place.text = "%d." % (r["pos"] + 1)
             row.ids.car.text = r["name"]
@@ -419,6 +420,10 @@ class F5Controller:
             row.ids.hand.text = str(r["hand"]) if r["hand"] else ""
             row.to_move = r["to_move"]
         ids.status.text = self.table.status()
+        mover = [r for r in rows if r["to_move"]] if not ref.game.over else []
+        ids.turn.text = mover[0]["name"] if mover else "RACE OVER" if ref.game.over else ""
+        ids.turn.rgba = theme.CAR_RGBA[mover[0]["colour"]] if mover else theme.PANEL
+        ids.turn.color = theme.CAR_INK[mover[0]["colour"]] if mover else theme.INK
         ids.results.disabled = not ref.game.over
         self._fill_virtuals(ref.game.to_move())
         self.order = list(ref.game.order)

@@ -1618,8 +1618,204 @@ def f5_sizes(d):
     d.note("after_question", app.sm.current)
 
 
+# ---- the 7-inch display from a player's chair: words measured as drawn -----------------------------------------
+
+def drawn_words(app, root, frame):
+    """Every button's words on `root` in view, as drawn: [text, [capital height of each line]] (tests/companion/
+    glyphs.py), icons alone left out (no words)."""
+    from tests.companion.glyphs import caps
+
+    seen = []
+    for w in root.walk(restrict=True):
+        if not hasattr(w, "trigger_action") or not getattr(w, "text", "") or w.opacity == 0 or w.width < 1:
+            continue
+        if any(p.opacity == 0 for p in _parents(w)):
+            continue
+        seen.append([w.text, caps(frame, w), type(w).__name__])
+    return seen
+
+
+def play_words(d):
+    """A six-car race on the 7-inch display (F1_WINDOW=800x480), every dashboard on the tablet: a speed kept and
+    a lap (a message of several sentences), a corner chosen (the odds), rolled (the roll in words), each read
+    in the window's pixels; the tablet's dashboard's scale; then the same screen at 1280x800 (it still fits)."""
+    from kivy.core.window import Window
+
+    from tests.companion.glyphs import Frame, caps
+
+    app = d.app
+    d.names = ["Ann", "Bob", "Christine", "Christopher", "Dev", "Flo"]
+    Window.size = (1280, 800)  # paired where the six cards are in view together, then played on the 7-inch
+    yield from setup_and_pair(d, players=6, on_tablet=6)
+    Window.size = (800, 480)
+    yield 0.5
+    ids = race_ids(app)
+    view = app.f1.view
+    for _seat in range(6):  # everyone at 60 in the first round
+        yield app.f1.ready
+        yield tap(speed_key(app, 60))
+        yield tap(ids.end)
+    yield app.f1.ready
+    yield tap(ids.lap)  # the same speed kept, then the lap: several sentences
+    yield 0.3
+    frame = Frame()
+    d.note("message", {"text": ids.message.text, "shown": shown_text(ids.message), "cut": text_cut(ids.message),
+                       "caps": caps(frame, ids.message)})
+    yield tap(ids.end)
+    yield app.f1.ready
+    yield 0.3
+    frame = Frame()
+    d.note("turn", {"text": ids.turn.text, "caps": caps(frame, ids.turn)})
+    d.shot("play-words-message")
+    yield tap(speed_key(app, 60) if speed_key(app, 60).live else speed_button(app))
+    yield tap(corner_button(app, 0))
+    yield 0.3
+    frame = Frame()
+    d.note("odds", {"text": ids.odds.text, "caps": caps(frame, ids.odds), "cut": odds_seen(app)["cut"]})
+    d.note("buttons", drawn_words(app, app.screen("race"), frame))
+    d.shot("play-words-odds")
+    yield tap(ids.corner)
+    yield lambda: not app.f1.rolling
+    yield 0.3
+    frame = Frame()
+    d.note("rolled", {"text": ids.chart_row.text, "caps": caps(frame, ids.chart_row),
+                      "message": [ids.message.text, shown_text(ids.message), caps(frame, ids.message)],
+                      "figures": big_figures(app)})
+    d.note("faults_800", text_faults(app, "race", *Window.size))
+    d.shot("play-words-rolled")
+    panel = next(p for p in app.f1.car_rows if p.active)  # its player asks for the dashboard: their car's panel
+    yield tap(panel)
+    yield lambda: ids.dash.oled.frame >= 0
+    yield 0.3
+    frame = Frame()
+    d.note("oled", {"scale": ids.dash.oled.scale, "drawn": list(ids.dash.oled.rect.size),
+                    "face": getattr(app.screen("race"), "face", None), "buttons": drawn_words(app, app.screen("race"), frame),
+                    "faults": text_faults(app, "race", *Window.size)})
+    d.shot("play-words-dashboard")
+    yield tap(panel)  # tapped again: the table
+    d.note("face_after", getattr(app.screen("race"), "face", None))
+    Window.size = (1280, 800)
+    yield 0.5
+    d.note("faults_1280", text_faults(app, "race", 1280, 800))
+    d.note("oled_1280", ids.dash.oled.scale)
+    d.note("view", view is app.f1.view)
+
+
+def f5_words(d):
+    """Formula 5 on the 7-inch display: the pairing cards' car buttons, then the table with two dashboards on
+    the tablet: whose turn, each car's colour name and the word under it, read in the window's pixels."""
+    from tests.companion.glyphs import Frame, caps
+
+    app = d.app
+    yield from open_f5(app)
+    app.f5.form.roles = ["dashboard", "dashboard", "bot", "bot", "bot"]
+    app.f5._fill_roles()
+    yield tap(app.screen("f5setup").ids.start)
+    yield lambda: app.sm.current == "pairing"
+    cards = list(reversed(app.screen("pairing").ids.seats.children))
+    d.note("seat_buttons", [c.seat_button.text for c in cards])
+    for seat in range(2):
+        rows = list(reversed(app.screen("pairing").ids.seats.children))
+        yield tap(rows[seat].virtual_button)
+        yield lambda seat=seat: any(dev == "f5-virtual-%d" % (seat + 1) for dev, _s in app.bridge.dashboards())
+    yield tap(app.screen("pairing").ids.go)
+    yield lambda: app.sm.current == "f5table" and len(app.f5.oleds) == 2
+    app.f5.auto_s = 1000
+    yield 1.0
+    ids = app.screen("f5table").ids
+    frame = Frame()
+    turn = [w for w in app.screen("f5table").walk() if type(w).__name__ == "F5Turn"]
+    d.note("status", {"text": ids.status.text, "caps": caps(frame, ids.status),
+                      "turn": [[w.text, caps(frame, w)] for w in turn]})
+    d.note("rows", [[r.ids.car.text, caps(frame, r.ids.car), r.ids.who.text, caps(frame, r.ids.who)]
+                    for r in app.f5.rows.values()])
+    d.note("buttons", drawn_words(app, app.screen("f5table"), frame))
+    d.note("oleds", [o.scale for o in app.f5.oleds.values() if o.get_root_window() is not None])  # those shown
+    d.note("faults", text_faults(app, "f5table", 800, 480))
+    d.shot("f5-words")
+
+
+def first_screens(d):
+    """A fresh install on the 7-inch display: the game choice (Continue, and why it is dimmed); a race played to
+    its end, its Results; a Formula 5 game of bots to its end, its Results; Saved games. Each screen's title and
+    the faces its names are drawn in; the charts' value labels up the side."""
+    from kivy.core.window import Window
+    from kivy.uix.label import Label
+
+    app = d.app
+    seen = {}
+    d.note("screens", seen)
+
+    def look(screen, names):
+        w, h = Window.size
+        root = app.screen(screen)
+        titles = [[t.text, t.font_name, round(t.font_size, 1)] for t in root.walk(restrict=True)
+                  if type(t).__name__ == "LidTitle" and t.opacity and t.width > 1]
+        seen[screen] = {"titles": titles, "faces": sorted({x.font_name for x in names}),
+                        "names": [x.text for x in names], "faults": text_faults(app, screen, w, h)}
+        d.shot("look-%s-%dx%d" % (screen, w, h))
+
+    ids = choice_ids(app)
+    yield lambda: app.bridge is not None and app.sm.current == "games"
+    yield 0.5  # the saved games looked up (none)
+    d.note("fresh", {"resume": [ids.resume.text, ids.resume.disabled], "note": ids.resume_note.text})
+    look("games", [])
+    yield from quick_race(d)
+    view = app.f1.view
+    while not view.race.game_over:
+        car = view.active_car()
+        if not car.speed_set:
+            view.set_speed(view.speed_choices()[-1])
+        if car.laps_left == 1 and view.actions()["finish"].live:
+            view.finish(3)
+        elif view.actions()["lap"].live:
+            view.lap(0)
+        view.end_turn()
+    app.f1.refresh_race(force=True)
+    app.show("results")
+    yield 0.5
+    rids = app.screen("results").ids
+    for _ in range(30):  # the charts lay their tick labels out a few frames after they are drawn
+        if all(any(lb.text for lb in rids[c].graph._y_grid_label) for c in ("tyre_chart", "brake_chart")):
+            break
+        yield 0.1
+    d.note("charts", {c: [lb.text for lb in rids[c].graph._y_grid_label if lb.text and lb.opacity]
+                      for c in ("speed_chart", "tyre_chart", "brake_chart")})
+    look("results", [w for w in rids.order.walk(restrict=True) if isinstance(w, Label) and w.text in view.race.names])
+    app.new_game()  # left (it stays saved): the game choice
+    yield 0.6
+    yield tap(ids.choose_f5)
+    yield lambda: app.sm.current == "f5setup"
+    app.f5.form.roles = ["bot", "bot", "none", "bot", "none"]
+    app.f5._fill_roles()
+    yield tap(app.screen("f5setup").ids.start)
+    yield lambda: app.sm.current == "f5table"
+    ref = app.f5.ref
+    while not ref.game.over:
+        ref.auto_move()
+    yield 0.3
+    app.f5.show_results()
+    yield 0.3
+    names = set(ref.names())
+    look("f5results", [w for w in app.screen("f5results").walk(restrict=True)
+                       if isinstance(w, Label) and w.text in names])
+    yield tap(app.screen("f5results").ids.back)
+    yield 0.6
+    yield tap(app.screen("f5table").ids.leave)
+    yield lambda: app.sm.current == "games"
+    yield 0.6
+    yield tap(ids.saved)
+    yield lambda: app.sm.current == "saved"
+    yield 0.3
+    rows = list(reversed(app.screen("saved").ids.games.children))
+    look("saved", [r.ids.players for r in rows])
+    app.back()
+    yield 0.3
+    look("games", [])
+
+
 SCENARIOS = {"taps_in_place": taps_in_place, "continue_after_pairing": continue_after_pairing, "f5_finished_row": f5_finished_row, "screens_fit": screens_fit, "words_whole": words_whole, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "f5_left_then_killed": f5_left_then_killed, "first_sight": first_sight, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
-             "f5_sizes": f5_sizes}
+             "f5_sizes": f5_sizes, "play_words": play_words, "f5_words": f5_words, "first_screens": first_screens}
 
 
 def drive(scenario, out, shots=None):

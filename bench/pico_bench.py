@@ -20,11 +20,21 @@ Every figure is emulated time (picosim's clock; its CPU model has 1-cycle memory
   yet). Target <= 400.
 - pico.save_ms_p99 / pico.save_step_ms_max: a full save's own work (its steps added up, presses handled between them
   left out) and its longest step (the longest a press waits), over the saves of 20 turns (bench/pico_probe.py).
+- pico.command_after_press_ack_ms_max / _p50: a tablet command a moment after a player's press (a linked turn: the
+  dial to 40, OK, and 300 ms after that press the tablet's turn end, the save that press started still under way),
+  from the command written to its ack read (tests/pico/tablet.py: emulated time, host delays only add: the
+  machine's load shows here), over pico.command_after_press_runs turns. Target max <= 100.
+  pico.command_after_press_ack_on_board_ms_max: the same answers timed on the board (bench/pico_probe.py's ACK),
+  from the link's task seeing the bytes to the ack written.
 - pico.heap_free_kb_min: the least heap free right after a collection (every 2 s) while the tablet's own Transport
   drives 12 turns mid-race (commands, acks, events, state frames). Target >= 150.
 
 pico.baseline.*: the same play, boots and heap on the firmware whose taps waited for the flash (BASELINE, a commit of
 this repository, flashed the same way in the same run; PICO_BASELINE=REF another, PICO_BASELINE= none).
+
+Alone: `python -m bench.pico_bench` (everything, the baseline too), or `python -m bench.pico_bench PART ...` for some
+parts of the present firmware only (latency_and_idle, races, burst_and_boot, command_after_press, saves,
+linked_heap), each merged into bench/results.json as it is.
 
 Where picosim cannot run (no ../shared/picosim, no node, not set up), nothing is measured and bench/notes.json says
 why (docs/benchmarks.md shows it).
@@ -35,12 +45,14 @@ import queue
 import random
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import types
 
 from bench.results import note, record
 from tests.pico import picosim, play
+from tests.pico.tablet import RawTablet
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -111,14 +123,38 @@ def burst_and_boot(image, work):
     return {"pico.presses_lost": len(wrong), "pico.taps": taps, "pico.boot_to_state_ms": round(last / 1e6, 1)}
 
 
-def probe_image(image, work, root=ROOT):
-    """The flashed image (of the checkout at `root`) with bench/pico_probe.py as its boot file."""
+def command_after_press(image, work, runs=20):
+    ms = []
+    with start(probe_image(image, work, acks=True), work, "command") as board:
+        board.settled(quiet_ms=1000)
+        with RawTablet(board) as tablet:
+            tablet.hello()
+            for _ in range(runs):
+                answer, took = play.command_after_press(board, tablet)
+                if answer["t"] != "ack":
+                    raise AssertionError("the turn's end was refused: %r" % answer)
+                ms.append(took)
+                board.wait_emu(1200)  # the saves that follow (the press's, the turn end's fold) before the next turn
+        # the dashboard's side of each: every command's, the turns' starts too; the turns' ends are every other
+        device = [us / 1000 for us in uart_values(board, "ACK", "us")][1::2]
+    print("  command after a press: ack read in %s ms; written in %s ms" % (
+        " ".join("%.0f" % m for m in ms), " ".join("%.0f" % m for m in device)))
+    return {"pico.command_after_press_ack_ms_max": round(max(ms), 1),
+            "pico.command_after_press_ack_ms_p50": pct(ms, 50),
+            "pico.command_after_press_ack_on_board_ms_max": round(max(device), 1),
+            "pico.command_after_press_runs": runs}
+
+
+def probe_image(image, work, root=ROOT, acks=False):
+    """The flashed image (of the checkout at `root`) with bench/pico_probe.py as its boot file (acks: timing each
+    tablet command's answer too)."""
     board = start(image, work, "probe")
     try:
         board.settled()
+        extra = ["+", "fs", "cp", os.path.join(HERE, "pico_probe.py"), ":ack_probe"] if acks else []
         play.mpremote(board, "fs", "cp", os.path.join(root, "firmware", "main.py"), ":dash_main.py", "+",
-                      "fs", "cp", os.path.join(HERE, "pico_probe.py"), ":main.py")
-        path = os.path.join(work, "probe_flashed.bin")
+                      "fs", "cp", os.path.join(HERE, "pico_probe.py"), ":main.py", *extra)
+        path = os.path.join(work, "probe_acks.bin" if acks else "probe_flashed.bin")
         board.saveflash(path)
     finally:
         board.stop()
@@ -218,15 +254,22 @@ def measure(image, work, parts_on_image, parts_on_probe, root=ROOT):
     return figures
 
 
-def main():
+ON_IMAGE = (latency_and_idle, races, burst_and_boot, command_after_press)
+ON_PROBE = (saves, linked_heap)
+
+
+def main(names=()):
     reason = picosim.missing()
     if reason:
         note("pico", "missing: " + reason)
         print("  pico: missing: %s" % reason)
         return
+    chosen = [part for part in ON_IMAGE + ON_PROBE if part.__name__ in names]
+    if len(chosen) != len(names):
+        raise SystemExit("parts: %s" % " ".join(part.__name__ for part in ON_IMAGE + ON_PROBE))
     figures = {}
     with tempfile.TemporaryDirectory() as work:
-        ref = os.environ.get("PICO_BASELINE", BASELINE)
+        ref = os.environ.get("PICO_BASELINE", BASELINE) if not names else ""
         base = checkout(ref, os.path.join(work, "baseline")) if ref else None
         if base:
             print("  the baseline: %s" % ref, flush=True)
@@ -234,8 +277,10 @@ def main():
             for k, v in measure(image, work, (latency_and_idle, races, burst_and_boot), (saves,), base).items():
                 figures[k.replace("pico.", "pico.baseline.", 1)] = v
         image = picosim.flashed_image(os.path.join(work, "image"))
-        figures.update(measure(image, work, (latency_and_idle, races, burst_and_boot), (saves, linked_heap)))
-    figures["pico.presses_lost"] += figures["pico.play_taps_undrawn"]
+        parts = chosen or ON_IMAGE + ON_PROBE
+        figures.update(measure(image, work, [p for p in parts if p in ON_IMAGE], [p for p in parts if p in ON_PROBE]))
+    if "pico.play_taps_undrawn" in figures and "pico.presses_lost" in figures:
+        figures["pico.presses_lost"] += figures["pico.play_taps_undrawn"]
     note("pico", "")
     record(figures)
     for k, v in sorted(figures.items()):
@@ -243,4 +288,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main(tuple(sys.argv[1:]))

@@ -4,6 +4,8 @@
 #                        them left out), its longest step (the longest the buttons waited for it), when it started
 #                        (ticks_us) and each step's time
 #   HEAP free=N          every 2 s, from a task of the app's own loop: gc.mem_free() right after gc.collect()
+#   ACK us=N             with a file /ack_probe on the board: each tablet command, from the moment the link's task
+#                        saw bytes waiting (its readable() returned) to its answer written
 # Each byte goes straight into UART0's data register (machine.UART(0) never returns in picosim: see its README).
 import time
 
@@ -54,8 +56,35 @@ async def _heap():
         _out(b"HEAP free=%d\n" % gc.mem_free())
 
 
+def _timed_commands():
+    from firmware import mpy_internals
+    from shared_rules.link import dashboard
+
+    seen = [0]
+    readable = mpy_internals.readable
+    command = dashboard.DashboardProtocol._command
+
+    async def timed_readable(stream):
+        await readable(stream)
+        seen[0] = time.ticks_us()
+
+    def timed_command(self, msg, now_ms):
+        command(self, msg, now_ms)
+        _out(b"ACK us=%d\n" % time.ticks_diff(time.ticks_us(), seen[0]))
+
+    mpy_internals.readable = timed_readable
+    dashboard.DashboardProtocol._command = timed_command
+
+
 def _install():
     import asyncio
+    import os
+
+    try:
+        os.stat("ack_probe")
+        _timed_commands()
+    except OSError:
+        pass
 
     try:
         from firmware.ondemand import store

@@ -103,6 +103,12 @@ TARGETS = (
      "(ms)", "≤ 400", lambda v, r: v <= 400),
     ("pico.heap_free_kb_min", "emulated Pico: least heap free after a collection, the tablet linked mid-race (KB)",
      "≥ 150", lambda v, r: v >= 150),
+    ("pico.command_after_press_ack_ms_max", "emulated Pico, linked: a tablet command 300 ms after a player's press "
+     "(the save it started still under way) to its ack read by the tablet, the slowest of the runs (ms)", "≤ 100",
+     lambda v, r: v <= 100),
+    ("pico.command_after_press_ack_on_board_ms_max", "the same timed on the board, from the link's task seeing the "
+     "bytes to the ack written (ms)", "(reported)", lambda v, r: None),
+    ("pico.command_after_press_runs", "runs of that scenario", "≥ 20", lambda v, r: v >= 20),
     ("pico.save_ms_p99", "emulated Pico: a full save's own work, 99th percentile (ms)", "(reported)",
      lambda v, r: None),
     ("pico.save_step_ms_max", "emulated Pico: a save's longest step, where littlefs erases a block (ms; the "

@@ -3,7 +3,7 @@
 # redrawn (what changed only), state frame written to the tablet; then the save task puts the change on flash
 # (firmware/keeper.py), in steps, each in a moment a press is unlikely (see _SHADOW_MS), between which the presses
 # latched meanwhile are handled (firmware/buttons.py). A tablet command is journaled (one line appended,
-# firmware/ondemand/journal.py) before its ack; the full save folds it in later.
+# firmware/ondemand/journal.py) before its ack, whatever a save is doing; the full save folds it in later.
 # Idle, every task waits for its event (a pin interrupt, the tablet's bytes, a save or collection due) and only
 # the clock task wakes, ten times a second, for the time-outs: the core sleeps the rest of the time.
 import asyncio
@@ -22,7 +22,7 @@ from firmware.keeper import Keeper
 from firmware.ui import Ui
 
 _DEFAULT_LAPS = const(3)
-_POLL_MS = const(5)  # how often a tablet command waiting for a save looks again
+_POLL_MS = const(5)  # how often the link's start waiting for the first save looks again
 _TICK_MS = const(100)  # time-outs, the tablet indicator, the link's heartbeat and resends
 # Flash work (a save's step: a littlefs block erase stalls the core 45 ms, more on a real chip, and cannot be cut
 # smaller) and garbage collection run where a press is unlikely: in the shadow of a press, the first _SHADOW_MS
@@ -344,10 +344,9 @@ class App:
         tablet = self.tablet
         while True:
             await readable(sys.stdin)  # type: ignore  # asleep until the tablet sends something
-            while keeper.saving or keeper.replayed:
-                # A command journaled now would go into the journal the save is about to replace: it waits (the
-                # bytes stay in the USB buffer; a save takes 30 ms, 140 ms with an erase). So does the link's
-                # start while the journal holds commands replayed at power-on, until a save has folded them in.
+            while keeper.replayed:
+                # The link's start waits while the journal holds commands replayed at power-on, until a save has
+                # folded them in. A command never waits for a save: the journal keeps it across one (keeper.py).
                 await asyncio.sleep_ms(_POLL_MS)
             link = tablet.link
             if link is None:

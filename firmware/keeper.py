@@ -3,6 +3,9 @@
 # the tablet commands journaled since are replayed (firmware/restore.py); a tablet command is journaled, one line,
 # before its ack (firmware/ondemand/journal.py); the full atomic save (firmware/ondemand/store.py: checksum, temp
 # file, rename) folds the journal in: on a turn's end, after FOLD_LINES commands, or _FOLD_MS after the first of them.
+# A command is journaled and acked whatever a save is doing: one that comes while a save is under way (its state
+# taken, its steps waiting for a pause in play) goes into the journal after a line naming that save, and the fresh
+# journal that follows the save keeps it (journal.py, restore.read_journal).
 # The caller decides when a save runs and what runs between its steps (the app handles the buttons there).
 import gc
 import sys
@@ -66,6 +69,8 @@ class Keeper:
 
         self.journal = Journal(self.path + ".journal")
         self.journal.restart(self.gen)
+        if self.saving:  # a save under way took its state without the commands to come: they follow it
+            self.journal.saving(self.gen + 1)
 
     def journaled(self, cid, name, args):
         """A tablet command applied: its line appended (and on flash) before the ack. A turn's end folds the
@@ -89,11 +94,14 @@ class Keeper:
         """The full atomic save, as a generator (call it right before its first next(): the done ids and events are
         taken at the call, the car and the dirty flag at the first next()). The state is written in steps (see
         store.steps: where littlefs may erase a block), then the journal restarted after the new save. A change
-        made between the steps sets dirty again and is saved by the next save."""
+        made between the steps sets dirty again and is saved by the next save; a command journaled between them
+        stays in the journal that follows the save (and is folded in by the next)."""
         data = {"car": car.snapshot(), "done": done, "ev": events, "gen": self.gen + 1}
         self.dirty = 0
         self.fold_now = 0
         self.saving = 1
+        if self.journal is not None:
+            self.journal.saving(self.gen + 1)
         if "firmware.ondemand.store" not in sys.modules:
             gc.collect()  # its code is placed in a clean heap, not among the boot's garbage (where, after a power
             # cut with commands journaled, it left the link no room to load in the unix port's 128 KB guard)
@@ -105,7 +113,10 @@ class Keeper:
             self.replayed = 0
             if self.journal is not None:
                 yield
-                self.journal.restart(self.gen)  # a cut before this: the old journal names the old save, never replayed
+                # a cut before this: the old journal, whose commands after the line naming this save are replayed
+                self.journal.restart(self.gen)
+                if self.journal.count:  # commands that came during the save: folded in by the next
+                    self.fold_at = time.ticks_add(time.ticks_ms(), _FOLD_MS)
         finally:
             self.saving = 0
         self.saves += 1

@@ -98,23 +98,29 @@ def _parse(raw):
 
 
 def read_journal(path, gen):
-    """[[id, name, args], ...] journaled after save generation `gen`, in order; torn or damaged lines skipped."""
+    """[[id, name, args], ...] journaled after save generation `gen`, in order; torn or damaged lines skipped. A journal
+    names the save it follows in its first line, and a save under way when commands came in a line before the
+    first of them (firmware/ondemand/journal.py): what follows the last line naming `gen` is not in that save, the
+    lines naming another save left out. Nothing when no line names `gen`: that journal belongs to another save."""
     try:
         f = open(path, "rb")
     except OSError:
         return []
-    out = []
+    out = None
     with f:
-        if _parse(f.readline(_MAX_LINE)) != [_JOURNAL_MAGIC, gen]:
-            return []  # another save's journal (or none): everything it holds is in that save or lost with it
         while True:
             raw = f.readline(_MAX_LINE)
             if not raw:
                 break
             e = _parse(raw)
-            if isinstance(e, list) and len(e) == 3 and isinstance(e[0], str) and isinstance(e[2], dict):
+            if not isinstance(e, list):
+                continue
+            if len(e) == 2 and e[0] == _JOURNAL_MAGIC:
+                if e[1] == gen:
+                    out = []  # the commands before it are in save `gen`
+            elif out is not None and len(e) == 3 and isinstance(e[0], str) and isinstance(e[2], dict):
                 out.append(e)
-    return out
+    return out or []
 
 
 def replay(entries, done, apply_command):

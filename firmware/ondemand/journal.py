@@ -7,7 +7,9 @@
 # (store.py) happens rarely and folds the journal in: once the new save is renamed into place, a fresh journal
 # replaces the old one (temp file, then rename). The first line of a journal names the save generation it
 # follows, so a journal left over from an older save (a crash between the two renames, or a save lost or set
-# aside) is never replayed onto another.
+# aside) is never replayed onto another. A command may come while a full save is under way (its state already
+# taken, its files not yet in place): before the first such line, one naming the save under way is appended (boot
+# replays what follows the last line naming its save), and the fresh journal after that save keeps those lines.
 # Portable: the same module on MicroPython (the dashboard) and CPython (tests, the tablet's tools).
 import binascii
 import json
@@ -33,31 +35,52 @@ def line(*fields):
 class Journal:
     """j = Journal(path)
     j.append(id, name, args)  one command, flushed to the file before this returns (call before the ack)
-    j.restart(gen)           a fresh, empty journal following save `gen` (call after that save is in place)
-    j.count                  lines appended since the last restart
+    j.saving(gen)            save `gen` has taken its state: the lines appended from now on follow it
+    j.restart(gen)           a fresh journal following save `gen` (call after that save is in place), holding the
+                             lines appended since j.saving(gen)
+    j.count                  lines in the journal since the last restart
     """
 
     def __init__(self, path):
         self.path = path
         self.f = None
         self.count = 0
+        self.mark = None  # the generation of a save under way, named before the next line appended
+        self.kept = None  # the lines appended since j.saving(): the journal after that save starts with them
+
+    def saving(self, gen):
+        self.mark = gen
+        self.kept = []
 
     def append(self, cid, name, args):
         if self.f is None:
             self.f = open(self.path, "ab")
-        self.f.write(line(cid, name, args))
+        entry = line(cid, name, args)
+        if self.mark is not None:
+            # The save under way is named first, in the same flush: at power-on, the save in place (this one or the
+            # one before) tells which lines are not in it. A mark left by a save that failed names no save in place.
+            self.f.write(line(MAGIC, self.mark))
+            self.mark = None
+        self.f.write(entry)
         if _FLUSH:
             self.f.flush()  # littlefs: flush is a sync, the line is on flash once this returns
+        if self.kept is not None:
+            self.kept.append(entry)
         self.count += 1
 
     def restart(self, gen):
+        kept = self.kept or ()
         self.close()
+        self.mark = gen  # should this fail, the next line appended names the save in place
         tmp = self.path + ".tmp"
         with open(tmp, "wb") as f:
             f.write(line(MAGIC, gen))
+            for entry in kept:
+                f.write(entry)
             f.flush()
         os.rename(tmp, self.path)  # never delete first: a cut before this leaves the old journal, still valid
-        self.count = 0
+        self.mark = self.kept = None
+        self.count = len(kept)
 
     def close(self):
         if self.f is not None:

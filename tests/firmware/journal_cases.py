@@ -192,3 +192,69 @@ def test_the_whole_save_and_journal_cycle_through_the_real_files():
         assert boot(p) == (c.total, ids)
     j.close()
     assert _read(p + ".journal") == header(2)
+
+
+def test_commands_acked_while_a_save_is_under_way_survive_a_power_cut_at_every_step():
+    """A full save takes its state, then waits between its steps (for a pause in play); the tablet's commands that
+    come meanwhile are journaled and acked at once: after a line naming the save under way, and kept by the fresh
+    journal that follows it. Cut the power after every byte and every rename: each acked command counts once."""
+    p = _path("j6")
+    j = Journal(p + ".journal")
+    j.restart(0)
+    for cid, name, args in CMDS[:2]:
+        j.append(cid, name, args)
+    j.saving(1)  # save 1 takes its state: c.1 and c.2
+    j.append(*CMDS[2])  # acked during the save, before its rename...
+    assert _read(p + ".journal") == header(0) + entry(*CMDS[0]) + entry(*CMDS[1]) + header(1) + entry(*CMDS[2])
+    j.append(*CMDS[3])  # ...and after it
+    j.restart(1)
+    j.close()
+    assert _read(p + ".journal") == header(1) + entry(*CMDS[2]) + entry(*CMDS[3]) and j.count == 2
+
+    ops = []  # as in the test above: ("w", file, bytes, n) or ("r", src, dst)
+    total_acked = []
+
+    def write(name, raw, acked, start=0):
+        for i in range(start, len(raw)):
+            ops.append(("w", name, raw, i + 1))
+            total_acked.append(acked)
+
+    def rename(src, dst, acked):
+        ops.append(("r", src, dst))
+        total_acked.append(acked)
+
+    write(p + ".journal.tmp", header(0), 0)
+    rename(p + ".journal.tmp", p + ".journal", 0)
+    journal_bytes = header(0)
+    acked = 0
+    for k, (cid, name, args) in enumerate(CMDS):
+        if k == 3:  # the save, its state taken before c.3: written and renamed between c.3 and c.4
+            write(p + ".tmp", store.encode({"total": 11, "done": [[c[0], ""] for c in CMDS[:2]], "gen": 1}), acked)
+            rename(p + ".tmp", p, acked)
+        added = (header(1) if k == 2 else b"") + entry(cid, name, args)  # the save's line: in the same write
+        write(p + ".journal", journal_bytes + added, acked, len(journal_bytes))
+        journal_bytes += added
+        acked += args["n"]
+        total_acked[-1] = acked  # the last byte written: the ack goes out
+    fresh = header(1) + entry(*CMDS[2]) + entry(*CMDS[3])
+    write(p + ".journal.tmp", fresh, acked)
+    rename(p + ".journal.tmp", p + ".journal", acked)
+
+    in_flight = [0] + [c[2]["n"] for c in CMDS]
+    _path("j6")
+    for cut in range(len(ops) + 1):
+        if cut:
+            op = ops[cut - 1]
+            if op[0] == "w":
+                _write(op[1], op[2][: op[3]])
+            else:
+                os.rename(op[1], op[2])
+        total, ids = boot(p)
+        acked = total_acked[cut - 1] if cut else 0
+        assert total == acked or total - acked in in_flight, (cut, total, acked)
+        assert len(ids) == len(set(ids))
+        c = Counter(total)
+        for cid, name, args in CMDS:
+            if cid not in ids:
+                c.apply(name, args)
+        assert c.total == 1111, (cut, c.total)

@@ -98,3 +98,17 @@ def test_pointers_to_the_viewer_channel_name_its_section():
     for path in ("firmware/README.md", "firmware/host/board_host.py"):
         cited = re.findall(r"protocol\.md\)?,? section (\d+)", _read(path))
         assert cited and set(cited) == {number}, (path, cited, number)
+
+
+def test_the_saves_section_gives_the_keepers_fold_rule():
+    # firmware/keeper.py decides when a full save folds the journal in; the spec quotes its numbers
+    with open(os.path.join(ROOT, "firmware", "keeper.py")) as f:
+        keeper = f.read()
+    lines = re.search(r"^FOLD_LINES = (\d+)", keeper, re.M)
+    ms = re.search(r"^_FOLD_MS = const\((\d+)\)", keeper, re.M)
+    assert lines and ms, "keeper.py's fold constants moved"
+    rule = "after %d journaled commands, or %g s after the first of them" % (int(lines.group(1)),
+                                                                            int(ms.group(1)) / 1000)
+    text = " ".join(_doc().split())
+    assert rule in text
+    assert "A command never waits for a save." in text and "journal.saving(" in text

@@ -9,6 +9,7 @@ says wall.
                                it caused (the whole update), ms
     busy_pct(pico, s)          the share of the core's cycles not asleep over s seconds
     put_state(pico, save, journal)   a save (and journal lines) written as /data/state.json(.journal)
+    command_after_press(pico, tablet)   the tablet's command a moment after a player's press: ms to its ack
 """
 
 import os
@@ -162,6 +163,26 @@ def put_state(pico, save=None, commands=()):
                 f.write(journal.line(cid, name, a))
         args += ["fs", "cp", os.path.join(d, "j"), ":data/state.json.journal"]
         mpremote(pico, *args)
+
+
+def command_after_press(pico, tablet, after_ms=300):
+    """A linked turn: the tablet's `turn` opens the dial, the player dials 40 and sets it with OK (a save starts,
+    whose steps wait for a pause in play), and `after_ms` after that press the tablet ends the turn. Returns
+    (its answer, the emulated ms from sending it to the answer read: see tests/pico/tablet.py)."""
+    answer, _ = tablet.command("turn", {"on": 1})
+    assert answer["t"] == "ack", answer
+    pico.wait_rows(lambda rows: rows[0].startswith("SET SPEED"))
+    for _ in range(4):
+        shown = big(pico).strip()
+        if shown == "40":
+            break
+        pico.tap("UP" if not shown.isdigit() or int(shown) < 40 else "DOWN")
+        pico.settled(100)
+    t = pico.press("OK")
+    pico.wait_emu(80, t)
+    pico.release("OK")
+    pico.wait_emu(after_ms, t)
+    return tablet.command("turn", {"on": 0})
 
 
 def power_on(pico_factory, pico, image):

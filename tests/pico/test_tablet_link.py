@@ -1,12 +1,17 @@
 """The tablet's own Transport (pyserial, its scan loop and reader thread, tablet.Session) against the dashboard
 flashed onto the emulated Pico, found through a port named as `python -m companion --port PATH` names it (the
-pty has no USB id): the hello, a command applied and one refused, and an event from a button press. About 10 s."""
+pty has no USB id): the hello, a command applied and one refused, and an event from a button press. About 10 s.
+And the tablet's command a moment after a player's press, while the save that press started waits for a pause in
+play: answered before the tablet would resend it, and kept across a power cut then (spoken by hand: tablet.py)."""
 
 import queue
 import time
 
 from companion.transport import Transport
 from companion.transport.pyserial_backend import PyserialPorts
+from shared_rules.link.tablet import COMMAND_RETRY_MS
+from tests.pico import play
+from tests.pico.tablet import RawTablet
 
 
 class Notes:
@@ -63,3 +68,22 @@ def test_the_tablets_transport_talks_to_the_emulated_pico_through_a_named_port(p
         assert t.snapshot(dev)["speed"] == 20
     finally:
         t.stop()
+
+
+def test_a_command_just_after_a_press_is_answered_at_once_and_kept_across_a_power_cut(pico, tmp_path):
+    # The player sets the speed (OK: a save starts, its steps waiting for a pause in play) and 300 ms later the
+    # tablet ends the turn. The dashboard read nothing from the tablet until the save was done, a second after the
+    # press: the ack came 0.76 s late and the tablet resent the command three times a second meanwhile.
+    board = pico()
+    board.settled(quiet_ms=1000)  # booted, and its first save written
+    with RawTablet(board) as tablet:
+        tablet.hello()
+        for turn in range(2):
+            answer, ms = play.command_after_press(board, tablet)
+            assert answer["t"] == "ack", answer
+            assert ms < COMMAND_RETRY_MS, "turn %d: the ack came %.0f ms (emulated) after the command" % (turn, ms)
+        # The power cut a moment after the ack, the save most likely still waiting: the turn's end is kept
+        board = play.power_on(pico, board, str(tmp_path / "cut.bin"))
+    board.settled()
+    rows = board.rows()
+    assert play.big(board).strip() == "40" and rows[7] == "OK:START TURN", rows

@@ -1,11 +1,12 @@
-"""`make run` (python -m companion): the tablet app.
+"""`formula1` (installed; from a checkout `make run`, python -m companion): the tablet app.
 
 With nothing plugged in it offers virtual dashboards (the real firmware on the `micropython` unix port), so a
 new table works at once. On a desktop the window takes the screen it is given: full screen on a small one (the
 7-inch 800x480 display), else a 10-inch tablet's 1280x800 window; `--size WxH` chooses, `--fullscreen` forces
 full screen (companion/window_size.py). `--port PATH` (repeatable; `make run
 PORT=/dev/ttyACM0`) adds a port to the scan whatever its USB id: a Pico behind another adapter, a Bluetooth
-serial port, an emulator's pty.
+serial port, an emulator's pty. `formula1 --version` prints the version; `formula1 flash [--port P]` flashes a
+dashboard onto a Pico from the command line (companion/flashing/flash.py, `formula1 flash --help`).
 """
 
 import argparse
@@ -14,7 +15,11 @@ import sys
 
 
 def parse(argv):
-    ap = argparse.ArgumentParser(prog="python -m companion", description="The Formula 1 companion (tablet app).")
+    from companion import __version__
+
+    ap = argparse.ArgumentParser(
+        prog="formula1", description="The Formula 1 companion (tablet app). `formula1 flash --help`: flashing a Pico.")
+    ap.add_argument("--version", action="version", version="formula1 " + __version__)
     ap.add_argument("--port", action="append", default=[], metavar="PATH",
                     help="a serial port to scan for a dashboard besides the Picos found by USB id (repeatable)")
     ap.add_argument("--size", type=_size, default=None, metavar="WxH",
@@ -35,9 +40,14 @@ def _size(text):
 def main(argv=None):
     from companion.transport import on_android
 
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["flash"]:
+        from companion.flashing.flash import main as flash
+
+        return flash(argv[1:])
     args = None
     if not on_android():  # Android starts the app with no command line, and without pyserial
-        args = parse(sys.argv[1:] if argv is None else argv)
+        args = parse(argv)
         if args.port:
             from companion.transport import pyserial_backend
 

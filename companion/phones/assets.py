@@ -29,17 +29,18 @@ import hashlib
 import json
 import os
 import re
-import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 from aiohttp import web
 
 from companion import theme
+from companion.flashing import sources
+from companion.flashing.manifest import run_manifest
+from companion.flashing.mpy_build import compile_module, mpy_cross
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STATIC = os.path.join(HERE, "static")
-ROOT = os.path.dirname(os.path.dirname(HERE))
 IMMUTABLE = "public, max-age=31536000, immutable"
 _TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
           ".json": "application/json", ".txt": "text/plain", ".css": "text/css", ".otf": "font/otf"}
@@ -47,25 +48,18 @@ _TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "applica
 
 def firmware_modules():
     """(path on the phone, source file) of every module the page loads: the Pico's list, then the phone's own."""
-    if ROOT not in sys.path:
-        sys.path.insert(0, ROOT)
-    from tools.pico_manifest import run_manifest
-
-    m = run_manifest()
-    web_only = m.namespaces[os.path.join(ROOT, "firmware", "manifest.py")]["WEB_ONLY"]
+    manifest = sources.firmware_manifest()
+    m = run_manifest(manifest)
+    web_only = m.namespaces[manifest]["WEB_ONLY"]
     return [(target.replace(os.sep, "/"), src) for target, src in m.frozen] + [
-        ("firmware/" + name, os.path.join(ROOT, "firmware", name)) for name in web_only]
+        ("firmware/" + name, os.path.join(os.path.dirname(manifest), name)) for name in web_only]
 
 
 def firmware_bundle():
     """One JSON of every module the page loads, {"files": {path on the phone: base64 of its bytes}}: compiled to .mpy
-    as tools/flash.py compiles them for a Pico (the phone then runs the very files a flashed Pico runs, and does not
+    as `formula1 flash` compiles them for a Pico (the phone then runs the very files a flashed Pico runs, and does not
     compile 40 modules at every start: a quarter of its first frame on a slow phone); as .py sources where mpy-cross
     is not installed (the runtime compiles them itself)."""
-    if ROOT not in sys.path:
-        sys.path.insert(0, ROOT)
-    from tools.mpy_build import compile_module, mpy_cross
-
     files = {}
     with tempfile.TemporaryDirectory() as out:
         for target, src in firmware_modules():

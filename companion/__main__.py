@@ -62,6 +62,9 @@ def main(argv=None):
         Config.set("graphics", "width", str(w))
         Config.set("graphics", "height", str(h))
         Config.set("graphics", "fullscreen", "auto" if full else "0")
+        from companion import storage
+
+        Config.set("kivy", "log_dir", storage.log_dir())  # the system's per-user logs folder, not ~/.kivy
     from companion.app import run
 
     run()

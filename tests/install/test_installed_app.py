@@ -37,6 +37,9 @@ def test_the_wheel_puts_no_tools_or_firmware_on_sys_path(installed):
     assert "companion/flashing/files/shared_rules/f1/race.py" in names
     assert "companion/fonts/LICENSE-BebasNeue.txt" in names and "companion/phones/static/runtime/LICENSE" in names
     assert "companion/icons/formula1.png" in names  # the window's and the desktop entry's icon
+    # the OLED driver a flash copies, pinned, with its licence: no internet at the table
+    assert {"companion/flashing/drivers/ssd1306.py", "companion/flashing/drivers/PIN.json",
+            "companion/flashing/drivers/LICENSE-micropython-lib.txt"} <= names
 
 
 def test_the_installed_app_shows_the_game_choice_with_only_its_own_files(installed, user, tmp_path):

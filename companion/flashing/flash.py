@@ -197,7 +197,21 @@ def main(argv=None, prog="formula1 flash"):
     ap.add_argument("--no-mip", action="store_true", help="do not install ssd1306 (already on the board)")
     ap.add_argument("--no-reset", action="store_true", help="leave the board running as it is")
     ap.add_argument("--build", help="where the .mpy files go (default: a temporary folder, removed afterwards)")
+    ap.add_argument("--micropython", metavar="DRIVE",
+                    help="first put MicroPython on a Pico held in BOOTSEL mode: DRIVE is its RPI-RP2 drive (the "
+                         "official RP2040 UF2 shipped with the app is copied onto it), then stop")
     a = ap.parse_args(argv)
+    if a.micropython:
+        from companion.flashing import bootsel
+
+        try:
+            bootsel.install_micropython(a.micropython)
+        except (ValueError, OSError) as e:
+            print("flash: %s" % e, file=sys.stderr)
+            return 2
+        print("MicroPython %s is on the Pico: it restarts by itself as a serial port. Then: %s" % (
+            bootsel.pin()["version"], cmd["again"]))
+        return 0
     if a.index and not a.index.startswith(("http://", "https://")):
         a.index = os.path.expanduser(a.index)
     source = None if a.no_mip else driver_file(a.index)

@@ -40,6 +40,9 @@ def test_the_wheel_puts_no_tools_or_firmware_on_sys_path(installed):
     # the OLED driver a flash copies, pinned, with its licence: no internet at the table
     assert {"companion/flashing/drivers/ssd1306.py", "companion/flashing/drivers/PIN.json",
             "companion/flashing/drivers/LICENSE-micropython-lib.txt"} <= names
+    # MicroPython for a Pico in BOOTSEL mode, with its pin and licence
+    assert {"companion/flashing/micropython/micropython-rp2-pico-v1.27.0.uf2", "companion/flashing/micropython/PIN.json",
+            "companion/flashing/micropython/LICENSE-micropython.txt"} <= names
 
 
 def test_the_installed_app_shows_the_game_choice_with_only_its_own_files(installed, user, tmp_path):

@@ -9,8 +9,9 @@ a mip index (a URL, such as micropython-lib's https://micropython.org/pi/v2, or 
 With mpremote, in one session: install the driver; remove the old firmware's modules (never the saved state,
 /data/state.json; a module unchanged since the last flash stays and is not copied again); copy the modules the Pico
 runs (firmware/manifest.py's list, host-only modules left out, from the installed app: companion/flashing/sources.py)
-compiled to .mpy with mpy-cross; write the one-line boot file /main.py (`import firmware.main`), check it, and
-hard-reset the board so it starts. `--resume` joins a board without the soft reset mpremote normally does first
+compiled to .mpy with mpy-cross; write the one-line boot file /main.py (`import firmware.main`), check it, write
+the version file /dashboard.json last (removed first: a flash cut short leaves none), and hard-reset the board so it
+starts. `--resume` joins a board without the soft reset mpremote normally does first
 (how the tests drive the `micropython` unix port on a pty).
 """
 
@@ -145,6 +146,21 @@ def unreachable(index):
     return None
 
 
+# The board's version file: which app's dashboard it holds. Removed first by every flash and written last, once
+# everything else is checked: a board without it (a cable pulled mid-flash) holds no whole dashboard, and a board
+# whose version is older than the app's is one to update.
+VERSION_FILE = "dashboard.json"
+WRITE_VERSION = """import json
+with open(%r, 'w') as _f:
+    json.dump(%r, _f)"""
+
+
+def version_info():
+    from companion import __version__
+
+    return {"app": "formula1-companion", "version": __version__}
+
+
 def command(port, resume, mip_index, driver, reset, folders, out):
     """The mpremote command line. mip_index: install the driver with mip from there (None: not with mip);
     driver: a compiled driver to copy to /lib instead."""
@@ -154,7 +170,7 @@ def command(port, resume, mip_index, driver, reset, folders, out):
     if mip_index:
         cmd += ["mip", "install", "--index", mip_index, DRIVER, "+"]
     # A stale lib/ssd1306.py would shadow the .mpy copied in its place.
-    drop = ["lib/%s.py" % DRIVER] if driver else []
+    drop = [VERSION_FILE] + (["lib/%s.py" % DRIVER] if driver else [])
     keep = [folder + "/" + os.path.basename(m) for folder, mpys in folders for m in mpys]
     cmd += ["exec", CLEAN % (keep, list(PACKAGES), drop, ["lib", DATA] + [f for f, _ in folders]), "+"]
     if driver:
@@ -169,6 +185,7 @@ def command(port, resume, mip_index, driver, reset, folders, out):
     # One more round trip that checks the boot file's size: mpremote can leave after its last copy before the
     # board has it whole (seen on the unix port: an empty main.py), and a reset must never catch it half-written.
     cmd += ["+", "exec", VERIFY % len(BOOT_LINE)]
+    cmd += ["+", "exec", WRITE_VERSION % (VERSION_FILE, version_info())]
     if reset:
         cmd += ["+", "reset"]
     return cmd

@@ -76,6 +76,11 @@ TARGETS = (
      "the tablet (their CPU counted), same run (bench/tablet_phones_bench.py)", "≤ 0.2", lambda v, r: v <= 0.2),
     ("tablet.rss_six_phones_mb", "the tablet's resident memory at that race's end with six phones (MB; baseline "
      "tablet.rss_six_unix_mb: its process and the six dashboards')", "(reported)", lambda v, r: None),
+    ("tablet.app_restart_compile_cpu_s", "CPU (the app's and its children's) the seat page's firmware costs at an "
+     "app's second start: read from the per-user cache, compiled with mpy-cross only at the first start of a version "
+     "(baseline tablet.app_first_start_compile_cpu_s, same run; bench/install_bench.py)", "≤ 0.3",
+     lambda v, r: v <= 0.3),
+    ("install.wheel_kb", "size of the app's wheel (KB; bench/install_bench.py)", "(reported)", lambda v, r: None),
     ("table.identical", "full 5-lap, 6-player race played again from its seed under faults ends identical on "
      "every dashboard, save, the table and its log", "= 1", lambda v, r: v == 1),
     ("table.fault_kinds", "kinds of fault injected in that run (cable, dashboard kill, tablet kill, damaged save, "

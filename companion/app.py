@@ -65,6 +65,7 @@ class SetupScreen(Screen):
 
 class CompanionApp(App):
     title = "Formula 1 companion"
+    icon = os.path.join(os.path.dirname(os.path.abspath(__file__)), "icons", "formula1.png")  # tools/app_icon.py
     scale = NumericProperty(1.0)  # theme sizes for this window (companion/theme.py scale_for)
     compact = BooleanProperty(False)  # a short window (the 7-inch 800x480 display): the screens drop what can wait
 

@@ -18,6 +18,7 @@ from kivy.uix.screenmanager import Screen
 from companion import storage, theme
 from companion import virtual as virtual_mod
 from companion.phones.seats import PHONE, TABLET  # the server and QR codes are imported when there are phones
+from companion.transport import LOST
 
 KV = os.path.join(os.path.dirname(__file__), "pairing.kv")
 
@@ -97,14 +98,20 @@ class Pairing:
             return
         self.phones.sync(self.phones.seats_to_serve(*self.seats()))
 
+    def found(self):
+        """The list's "Picos found": [(dev, status)] of the dashboards linked now that are no virtual one and no
+        phone on its seat's card. A dashboard the link has lost is not plugged in (a phone of an earlier game, a
+        Pico unplugged): a Pico paired here still shows on its seat's card, and is listed again once it is back."""
+        phones = self.phones.on_phones() if self._firmware_phones() else set()  # on their seats' cards
+        return [(dev, status) for dev, status in self.bridge.dashboards()
+                if status != LOST and not virtual_mod.is_virtual(dev) and dev not in phones]
+
     def refresh(self, force=False):
         if force and self._firmware_phones():
             self.sync_phones()  # its seats' pages and link sockets are served from the pairing screen on
         ids = self._ids()
         ref, seats = self.seats()
-        phones = self.phones.on_phones() if self._firmware_phones() else set()  # on their seats' cards
-        found = [(dev, status) for dev, status in self.bridge.dashboards()
-                 if not virtual_mod.is_virtual(dev) and dev not in phones]
+        found = self.found()
         places = tuple(self._place(seat) for seat, *_ in seats)
         online = tuple(self.phones.connected(seat) if self.phones is not None else 0 for seat, *_ in seats)
         sig = (tuple(found), tuple(sorted(ref.pairs.items())), self.chosen_dev, places, online)

@@ -1,16 +1,28 @@
-"""Where games are saved: one SQLite file per game in a per-user data folder.
+"""Where games are saved: one SQLite file per game in a per-user data folder; and the app's per-user cache and logs.
 
-The folder is $F1_COMPANION_DATA if set (tests, several tables on one machine), else the platform's
-per-user data folder (~/.local/share/formula1-companion on Linux, the app's private storage on Android).
+The data folder is $F1_COMPANION_DATA if set (tests, several tables on one machine), else the operating system's
+per-user data folder (platformdirs: ~/.local/share/formula1-companion on Linux, as XDG_DATA_HOME says; AppData on
+Windows; Application Support on macOS; the app's private storage on Android). Games saved where versions before 0.2
+saved them on every system (XDG_DATA_HOME or ~/.local/share) are read where they are: listed and continued, never
+moved (on Linux that is the same folder).
+
+The cache ($F1_COMPANION_CACHE, else the system's per-user cache folder) holds what the app can make again (the seat
+page's compiled firmware); the logs folder, Kivy's log files.
 """
 
 import os
 import time
 
+import platformdirs
+
 from companion.eventlog import EventLog, LogError
 
 APP = "formula1-companion"
 OLDER_VERSION = "saved by an older version"  # how companion/f1/referee.py starts the reason an old log is refused
+
+
+def platform_data_dir():
+    return platformdirs.user_data_dir(APP, appauthor=False)
 
 
 def data_dir():
@@ -19,10 +31,32 @@ def data_dir():
         if "ANDROID_PRIVATE" in os.environ:
             path = os.path.join(os.environ["ANDROID_PRIVATE"], APP)
         else:
-            base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-            path = os.path.join(base, APP)
+            path = platform_data_dir()
     os.makedirs(os.path.join(path, "games"), exist_ok=True)
     return path
+
+
+def older_data_dirs():
+    """The folder versions before 0.2 saved games in, if it is not data_dir() and holds any: read in place."""
+    if os.environ.get("F1_COMPANION_DATA") or "ANDROID_PRIVATE" in os.environ:
+        return []
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    old = os.path.join(base, APP)
+    if os.path.realpath(old) == os.path.realpath(data_dir()):
+        return []
+    return [old] if any(os.path.isdir(os.path.join(old, sub)) for sub in ("games", "f5-games")) else []
+
+
+def cache_dir():
+    path = os.environ.get("F1_COMPANION_CACHE") or (
+        os.path.join(os.environ["ANDROID_PRIVATE"], APP, "cache") if "ANDROID_PRIVATE" in os.environ
+        else platformdirs.user_cache_dir(APP, appauthor=False))
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def log_dir():
+    return platformdirs.user_log_dir(APP, appauthor=False)
 
 
 def games_dir():
@@ -204,11 +238,11 @@ def saved_game(path, game):
 
 def saved_games(folder=None):
     """Every saved game (Formula 1 and Formula 5), newest first, read afresh at every call. `folder` is the data
-    folder (default data_dir())."""
-    folder = folder or data_dir()
+    folder (default data_dir(), and the older versions' folder where that is another: older_data_dirs())."""
+    folders = [folder] if folder else [data_dir()] + older_data_dirs()
     found = []
-    for sub, game in (("games", "F1"), ("f5-games", "F5")):
-        d = os.path.join(folder, sub)
+    kinds = (("games", "F1"), ("f5-games", "F5"))
+    for d, game in ((os.path.join(f, sub), game) for f in folders for sub, game in kinds):
         try:
             names = sorted(n for n in os.listdir(d) if n.endswith(".db"))
         except OSError:

@@ -25,9 +25,9 @@ import threading
 import time
 import types
 
+from companion.flashing import sources
 from companion.transport.pyserial_backend import PICO_PID, PICO_VID, PyserialPorts
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 W, H, PAGES = 128, 64, 8
 BUTTONS = ("UP", "DOWN", "OK", "CARD", "BACK")
 HEAP = "256K"
@@ -93,11 +93,12 @@ class VirtualDashboard:
         master, slave = os.openpty()
         tty.setraw(master)
         tty.setraw(slave)
-        env = dict(os.environ, MICROPYPATH=".frozen:" + ROOT, F1DASH_UI=self.sock_path,
+        root = sources.root()  # firmware/ and shared_rules/ as on a Pico: the installed app's own
+        env = dict(os.environ, MICROPYPATH=".frozen:" + root, F1DASH_UI=self.sock_path,
                    F1DASH_STATE=self.state_path, F1_DASH_ID=self.dev)
         self.proc = subprocess.Popen(
             [micropython_path(), "-X", "heapsize=" + HEAP, "-c", "import firmware.main"],
-            stdin=master, stdout=master, stderr=subprocess.DEVNULL, env=env, cwd=ROOT,
+            stdin=master, stdout=master, stderr=subprocess.DEVNULL, env=env, cwd=root,
             preexec_fn=_die_with_parent)
         os.close(master)
         self.slave = slave  # kept open: the pty lives while the transport closes and reopens its end

@@ -69,9 +69,9 @@ class Dice(BoxLayout):
 
 def rattle_wav():
     """A short dice rattle, synthesised once into the user's cache (no binary files in the repo)."""
-    from companion.storage import data_dir
+    from companion.storage import cache_dir
 
-    path = os.path.join(data_dir(), "dice.wav")
+    path = os.path.join(cache_dir(), "dice.wav")
     if os.path.exists(path):
         return path
     rate = 22050

@@ -29,17 +29,19 @@ import hashlib
 import json
 import os
 import re
-import sys
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from aiohttp import web
 
-from companion import theme
+from companion import storage, theme
+from companion.flashing import sources
+from companion.flashing.manifest import run_manifest
+from companion.flashing.mpy_build import compile_module, mpy_cross
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STATIC = os.path.join(HERE, "static")
-ROOT = os.path.dirname(os.path.dirname(HERE))
 IMMUTABLE = "public, max-age=31536000, immutable"
 _TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
           ".json": "application/json", ".txt": "text/plain", ".css": "text/css", ".otf": "font/otf"}
@@ -47,32 +49,66 @@ _TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "applica
 
 def firmware_modules():
     """(path on the phone, source file) of every module the page loads: the Pico's list, then the phone's own."""
-    if ROOT not in sys.path:
-        sys.path.insert(0, ROOT)
-    from tools.pico_manifest import run_manifest
-
-    m = run_manifest()
-    web_only = m.namespaces[os.path.join(ROOT, "firmware", "manifest.py")]["WEB_ONLY"]
+    manifest = sources.firmware_manifest()
+    m = run_manifest(manifest)
+    web_only = m.namespaces[manifest]["WEB_ONLY"]
     return [(target.replace(os.sep, "/"), src) for target, src in m.frozen] + [
-        ("firmware/" + name, os.path.join(ROOT, "firmware", name)) for name in web_only]
+        ("firmware/" + name, os.path.join(os.path.dirname(manifest), name)) for name in web_only]
 
 
 def firmware_bundle():
     """One JSON of every module the page loads, {"files": {path on the phone: base64 of its bytes}}: compiled to .mpy
-    as tools/flash.py compiles them for a Pico (the phone then runs the very files a flashed Pico runs, and does not
+    as `formula1 flash` compiles them for a Pico (the phone then runs the very files a flashed Pico runs, and does not
     compile 40 modules at every start: a quarter of its first frame on a slow phone); as .py sources where mpy-cross
-    is not installed (the runtime compiles them itself)."""
-    if ROOT not in sys.path:
-        sys.path.insert(0, ROOT)
-    from tools.mpy_build import compile_module, mpy_cross
-
+    is not installed (the runtime compiles them itself). Compiled once per version of the sources and of mpy-cross,
+    kept in the per-user cache: mpy-cross over 40 modules is 2 s of CPU at every start otherwise."""
+    modules = firmware_modules()
+    compiler = mpy_cross()
+    cached = _cache_path(modules, compiler)
+    try:
+        with open(cached, "rb") as f:
+            return f.read()
+    except OSError:
+        pass  # first start of this version: compile
     files = {}
     with tempfile.TemporaryDirectory() as out:
-        for target, src in firmware_modules():
-            path = compile_module(src, target, out) if mpy_cross() else src
+        for target, src in modules:
+            path = compile_module(src, target, out) if compiler else src
             with open(path, "rb") as f:
                 files[target[:-3] + os.path.splitext(path)[1]] = base64.b64encode(f.read()).decode()
-    return json.dumps({"files": files}, sort_keys=True).encode()
+    bundle = json.dumps({"files": files}, sort_keys=True).encode()
+    _keep(cached, bundle)
+    return bundle
+
+
+def _cache_path(modules, compiler):
+    """The cache file of this bundle: named by a hash of every source's path on the board and bytes, and of the
+    compiler (its path and size: another mpy-cross makes other .mpy files)."""
+    h = hashlib.sha256()
+    if compiler:
+        h.update(("%s %d" % (compiler, os.path.getsize(compiler))).encode())
+    for target, src in modules:
+        with open(src, "rb") as f:
+            h.update(target.encode() + b"\0" + hashlib.sha256(f.read()).digest())
+    return os.path.join(storage.cache_dir(), "seat-firmware-%s.json" % h.hexdigest()[:24])
+
+
+def _keep(path, data):
+    """Write the bundle to the cache (temp file, then rename) and drop the bundles of other versions unused for an
+    hour (another checkout or install may share the cache). A cache that cannot be written costs the next start its
+    compile, nothing else."""
+    folder = os.path.dirname(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".seat-firmware-")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+        for name in os.listdir(folder):
+            other = os.path.join(folder, name)
+            if name.startswith("seat-firmware-") and other != path and time.time() - os.path.getmtime(other) > 3600:
+                os.remove(other)
+    except OSError:
+        pass
 
 
 class Asset:

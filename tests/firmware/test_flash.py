@@ -85,6 +85,8 @@ def test_flash_then_boot(tmp_path):
         f.write("raise RuntimeError('stale source from an old flash')\n")
     with open(os.path.join(root, "state.json"), "w") as f:
         f.write("the player's saved state")
+    with open(os.path.join(root, "dashboard.json"), "w") as f:
+        f.write('{"app": "formula1-companion", "version": "0.0.1"}')  # an older dashboard, updated here
     index = str(tmp_path / "index")
     local_index(index)
     board = PtyBoard(root)
@@ -98,11 +100,17 @@ def test_flash_then_boot(tmp_path):
         # What the board holds once mpremote is done.
         with open(os.path.join(root, "main.py"), "rb") as f:
             flashed_main = f.read()
+        with open(os.path.join(root, "dashboard.json")) as f:
+            version = json.load(f)
     finally:
         board.close()
     assert os.path.exists(os.path.join(root, "lib", "ssd1306.py")), out
     # the boot file is one line: the boot code is firmware/main.mpy (a .py boot file is compiled at every power-on)
     assert flashed_main == b"import firmware.main\n"
+    # the board says which version it holds, written last: the app's own
+    from companion import __version__
+
+    assert version == {"app": "formula1-companion", "version": __version__}
     assert os.path.exists(os.path.join(root, "firmware", "main.mpy"))
     for m in ("firmware/app.mpy", "firmware/ui.mpy", "firmware/ondemand/link.mpy", "shared_rules/f1/car.mpy",
               "shared_rules/link/codec.mpy"):

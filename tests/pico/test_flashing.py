@@ -1,12 +1,15 @@
 """`make flash` / tools/flash.py onto the emulated Pico, offline: the driver from a folder (the session's image,
 ../shared/picosim/drivers) or from a local mip index; only the modules the Pico runs reach the board; with no
-network and no INDEX, `make flash` stops before touching the board and says what to do.
+network and no INDEX, `make flash` installs the driver shipped with the app (pinned, no internet needed); an online
+index that cannot be reached stops it before it touches the board, and it says what to do.
 Costs about 20 s wall after the session's flash (a re-flash copies only what changed)."""
 
 import os
 import subprocess
 import sys
 
+from companion.flashing.flash import PINNED_DRIVER
+from companion.flashing.mpy_build import mpy_cross
 from tests.pico import picosim
 from tools.pico_manifest import pico_modules
 
@@ -45,15 +48,34 @@ def test_reflash_offline_from_a_local_mip_index_copies_only_what_changed(pico, t
         assert driver in f.read()  # the index's own .mpy, byte for byte (littlefs keeps a small file whole)
 
 
-def test_make_flash_with_no_network_and_no_index_explains_and_leaves_the_board_alone(pico):
-    board = pico(flash=None, speed=0)
-    before = board.files()
+def _no_network():
     dead = "http://127.0.0.1:9"  # nothing listens there: no way out, as on a table with no internet
-    env = dict(os.environ, https_proxy=dead, HTTPS_PROXY=dead, http_proxy=dead, HTTP_PROXY=dead, no_proxy="",
-               NO_PROXY="")
+    return dict(os.environ, https_proxy=dead, HTTPS_PROXY=dead, http_proxy=dead, HTTP_PROXY=dead, no_proxy="",
+                NO_PROXY="")
+
+
+def test_make_flash_with_no_network_and_no_index_installs_the_driver_shipped_with_the_app(pico, tmp_path):
+    board = pico(flash=None, speed=0)  # MicroPython, nothing else
     # -o: the venv is there already (CI's make test made it); never rebuild it from a test
     done = subprocess.run(["make", "-s", "-o", ".venv/.installed", "flash", "PORT=" + board.tty], cwd=picosim.ROOT,
-                          env=env, capture_output=True, text=True, timeout=120)
+                          env=_no_network(), capture_output=True, text=True, timeout=600)
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, out
+    assert "flashing/drivers/ssd1306.py" in out and "Installing ssd1306 (latest)" not in out, out  # pinned, not mip
+    # The board was reset into the dashboard (its REPL is the game link now): its flash is read from the image.
+    pinned = tmp_path / "ssd1306.mpy"
+    subprocess.run([mpy_cross(), "-O3", "-o", str(pinned), "-s", "ssd1306.py", PINNED_DRIVER], check=True)
+    board.saveflash(str(tmp_path / "image.bin"))
+    with open(tmp_path / "image.bin", "rb") as f:
+        assert pinned.read_bytes() in f.read()  # the pinned driver, compiled, byte for byte
+
+
+def test_make_flash_from_an_unreachable_online_index_explains_and_leaves_the_board_alone(pico):
+    board = pico(flash=None, speed=0)
+    before = board.files()
+    done = subprocess.run(["make", "-s", "-o", ".venv/.installed", "flash", "PORT=" + board.tty,
+                           "INDEX=https://micropython.org/pi/v2"], cwd=picosim.ROOT, env=_no_network(),
+                          capture_output=True, text=True, timeout=120)
     out = done.stdout + done.stderr
     assert done.returncode != 0, out
     assert "internet" in out and "make flash INDEX=DIR" in out and "ssd1306.py" in out, out

@@ -3,7 +3,8 @@
 # stand-in radio (firmware/host/network_standin.py, on MICROPYPATH as `network`). Its stdout is not the link: it
 # says each change of the link's state in a line ("wifi: linked"), which tests wait for. Environment:
 #   F1_DASH_ID        the dashboard id
-#   F1_WIFI           a JSON file {"ssid", "password", "host", "port", "path"} (on a Pico W: the pairing's file)
+#   F1_WIFI           a JSON file {"ssid", "password", "host", "port", "path"} (on a Pico W: the pairing's file), and
+#                     optionally "table" (its id: its beacons move the address), "beacon_port", "beacon_bind"
 #   F1_LINK_STORE     the save file (default wifi_state.json); the journal is that name + ".journal"
 import json
 import os
@@ -31,7 +32,8 @@ def main():
 
     link = WifiLink(car.snapshot, apply, conf["ssid"], conf["password"], conf["host"], conf["port"], conf["path"],
                     os.getenv("F1_DASH_ID") or "wifi-dashboard", done=done,  # type: ignore[attr-defined]
-                    on_journal=keeper.journaled)
+                    on_journal=keeper.journaled, table_id=conf.get("table"), beacon_port=conf.get("beacon_port", 8766),
+                    beacon_bind=conf.get("beacon_bind", "0.0.0.0"))
     conf = None  # the password stays in the link only
     if events:
         link.restore_events(events)

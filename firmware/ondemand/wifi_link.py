@@ -11,6 +11,7 @@
 # (backing off to at most _DIAL_MAX_MS between tries) and says hello; the protocol's resends and the tablet's dup
 # answers make the rest whole, exactly as after a replug on USB.
 import binascii
+import json
 import os
 import select
 import socket
@@ -50,7 +51,7 @@ class WifiLink(DashboardProtocol):
     """
 
     def __init__(self, get_snapshot, apply_command, ssid, password, host, port, path, dev, on_applied=None,
-                 done=(), on_journal=None, wlan=None):
+                 done=(), on_journal=None, wlan=None, table_id=None, beacon_port=8766, beacon_bind="0.0.0.0"):
         if wlan is None:
             import network  # type: ignore[import-not-found]  # a Pico W's (the stubs are a plain Pico's)
 
@@ -70,6 +71,10 @@ class WifiLink(DashboardProtocol):
         self.next_dial = ticks_ms()
         self.dial_wait = _DIAL_FIRST_MS
         self.links = 0  # how many times the link came up (tests, figures)
+        self.table_id = table_id  # the table this dashboard was paired with: only its beacon moves the address
+        self.beacon_port = beacon_port
+        self.beacon_bind = beacon_bind
+        self.beacon = None  # the UDP socket that hears tables' beacons, open only while the table cannot be dialled
         DashboardProtocol.__init__(self, dev, _FIRMWARE, get_snapshot, apply_command, self._write, on_applied,
                                    done, on_journal=on_journal)
         self._join()
@@ -135,6 +140,42 @@ class WifiLink(DashboardProtocol):
         self.reason = None
         self.links += 1
         self.hello(now)  # as after a replug: the tablet learns who this is and what it holds
+
+    def _hear_beacons(self, now):
+        """While unlinked: tables say where they are (companion/dashboards_wifi.py); ours moves the address."""
+        if self.beacon is None:
+            try:
+                u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)  # type: ignore[attr-defined]
+                u.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # type: ignore[attr-defined]
+                u.bind(socket.getaddrinfo(self.beacon_bind, self.beacon_port)[0][-1])
+                u.setblocking(False)
+                self.beacon = u
+            except OSError:
+                return
+        for _ in range(8):  # a few a pass: tables say it every second
+            try:
+                data, addr = self.beacon.recvfrom(128)  # type: ignore[attr-defined]
+            except OSError:
+                return
+            try:
+                msg = json.loads(data)
+                if msg.get("t") != "f1table" or msg.get("id") != self.table_id:
+                    continue  # another table's: never dialled
+                port = int(msg["port"])
+            except (ValueError, KeyError, TypeError, AttributeError):
+                continue
+            if not isinstance(addr, tuple):  # the unix port gives a raw sockaddr
+                addr = socket.sockaddr(addr)[1:]  # type: ignore[attr-defined]
+                addr = ("%d.%d.%d.%d" % tuple(addr[0]), addr[1])
+            if (addr[0], port) != (self.host, self.port):
+                self.host, self.port = addr[0], port
+                self.next_dial = now
+                self.dial_wait = _DIAL_FIRST_MS
+
+    def _stop_hearing(self):
+        if self.beacon is not None:
+            self.beacon.close()
+            self.beacon = None
 
     def _drop(self):
         if self.sock is not None:
@@ -239,8 +280,12 @@ class WifiLink(DashboardProtocol):
             self.tick(now)  # heartbeats go nowhere, but the protocol's clocks go on
             return 0
         if self.sock is None:
+            if self.table_id is not None:
+                self._hear_beacons(now)
             if ticks_diff(now, self.next_dial) >= 0:
                 self._dial(now)
+                if self.sock is not None:
+                    self._stop_hearing()
             self.tick(now)
             return 0
         if self.poller.poll(timeout_ms):  # type: ignore[union-attr]

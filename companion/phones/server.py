@@ -8,6 +8,8 @@ the transport (companion/transport/websocket_backend.py), which the app reads as
     GET /<token>/       the seat page: the dashboard's own firmware, run by the phone's browser (MicroPython's
     GET /static/<name>  WebAssembly port), and its files (companion/phones/assets.py)
     GET /<token>        on to /<token>/ (an address typed without its last slash)
+    GET /dashboard/<key>/link   a Pico W dashboard's game link (companion/dashboards_wifi.py), the same bytes; a
+                        wrong key is closed with WRONG_KEY and a reason, and changes nothing
     GET /<token>/link   the seat's game link: the page speaks docs/protocol.md over it as a Pico does over USB.
                         Text messages carry the protocol's bytes each way (the firmware's serial output, the
                         tablet's writes to it); their boundaries mean nothing, as on a serial line. Each socket is
@@ -34,6 +36,7 @@ from companion.phones import assets
 # Close codes: another phone took the seat; the seat is no longer served on a phone (a Pico or the tablet's screen
 # has it); the table left the game (its phones link again when it is continued)
 TAKEN, GONE, LEFT = 4001, 4002, 4003
+WRONG_KEY = 4004  # close code: no dashboard with that key is paired to this table
 LINK_MSG_MAX = 64 * 1024  # one link message from a page (a frame is 256 bytes; a page may send many at once)
 LINK_QUEUE_MAX = 64 * 1024  # bytes for a page not sent yet; past this the tablet's writes are dropped (a line
 # that loses frames: the protocol resends) rather than held for a page that has stopped reading
@@ -118,6 +121,7 @@ class PhoneServer:
         self.link_sockets = {}  # token -> _Link (only touched on the server's loop)
         self.seats = {}  # token -> Seat (only touched on the server's loop)
         self.holders = {}  # token -> Holder: whose the seat is now (only touched on the server's loop)
+        self.dashboard_keys = {}  # key -> name of each Wi-Fi dashboard paired to this table (the server's loop)
         self.linked_tokens = frozenset()  # the tokens with a link socket open, for other threads to read (replaced)
         self.loop = None
         self.thread = None
@@ -152,6 +156,11 @@ class PhoneServer:
         if self.loop is not None:
             asyncio.run_coroutine_threadsafe(self._serve(dict(seats), why), self.loop)
 
+    def serve_dashboards(self, keys):
+        """The Wi-Fi dashboards' keys from now on ({key: name}); a socket on any other key is closed (GONE)."""
+        if self.loop is not None:
+            asyncio.run_coroutine_threadsafe(self._serve_dashboards(dict(keys)), self.loop)
+
     def connected(self):
         """Tokens with a link socket open now (from any thread)."""
         return self.linked_tokens
@@ -165,6 +174,7 @@ class PhoneServer:
         app = web.Application(client_max_size=1024)
         app.router.add_get("/{token}", self._bare)
         app.router.add_get("/{token}/link", self._link)
+        app.router.add_get("/dashboard/{key}/link", self._dashboard_link)
         assets.add_routes(app, lambda token: self._find(token) is not None, self.assets)
         runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1)
         await runner.setup()
@@ -199,6 +209,12 @@ class PhoneServer:
             if token not in seats:
                 link.close(why, "left" if why == LEFT else "gone")
 
+    async def _serve_dashboards(self, keys):
+        self.dashboard_keys = keys
+        for token, link in list(self.link_sockets.items()):
+            if token.startswith("dashboard:") and token[10:] not in keys:
+                link.close(GONE, "gone")
+
     def _find(self, token):
         token = token.lower()
         for known, seat in self.seats.items():
@@ -218,7 +234,19 @@ class PhoneServer:
         seat = self._find(request.match_info["token"])
         if seat is None or _foreign(request):
             raise web.HTTPNotFound()  # another site's page gets what a wrong token gets
-        token = seat.token
+        return await self._serve_link(request, seat.token, "phone link: %s" % (seat.name or "a seat"))
+
+    async def _dashboard_link(self, request):
+        given = request.match_info["key"]
+        key = next((k for k in self.dashboard_keys if hmac.compare_digest(k.encode(), given.encode())), None)
+        if key is None:
+            ws = web.WebSocketResponse()
+            await ws.prepare(request)
+            await ws.close(code=WRONG_KEY, message=b"this dashboard is not paired to this table")
+            return ws
+        return await self._serve_link(request, "dashboard:" + key, "Wi-Fi dashboard: %s" % self.dashboard_keys[key])
+
+    async def _serve_link(self, request, token, label):
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=LINK_MSG_MAX, autoping=True)
         await ws.prepare(request)
         dev, page = request.query.get("dev"), request.query.get("page")
@@ -249,7 +277,7 @@ class PhoneServer:
             except RuntimeError:
                 pass
 
-        port = self.links.connect("phone link: %s" % (seat.name or "a seat"), send, close, token)
+        port = self.links.connect(label, send, close, token)
         writer = asyncio.ensure_future(self._write_link(link))
         try:
             async for msg in ws:

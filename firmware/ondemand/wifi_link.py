@@ -1,0 +1,294 @@
+# The dashboard's link to the table over Wi-Fi (a Pico W): the same protocol, journal, acks and resends as the USB
+# serial link (shared_rules.link.dashboard), carried by a WebSocket to the tablet's server, as a phone's page carries
+# it. Only a board with a `network` module loads this; a plain Pico never imports it (nor `network`, nor socket).
+#
+# The WebSocket client is our own and small (RFC 6455, the client's half only: one text frame per write, masked;
+# text, binary, ping and close frames read; no extensions, no fragmented messages from the server): micropython-lib's
+# aiohttp brings an HTTP client, its own asyncio streams and ssl on top (bench/picow_heap_bench.py measures what this
+# module costs). Its bytes are the serial line's: message boundaries mean nothing, the protocol finds its frames.
+#
+# Relink: a closed socket, a failed dial or a dropped network is a pulled cable. The link joins again, dials again
+# (backing off to at most _DIAL_MAX_MS between tries) and says hello; the protocol's resends and the tablet's dup
+# answers make the rest whole, exactly as after a replug on USB.
+import binascii
+import json
+import os
+import select
+import socket
+from time import ticks_add, ticks_diff, ticks_ms
+
+from micropython import const
+from shared_rules.link.dashboard import DashboardProtocol
+
+_FIRMWARE = const("0.1.0")
+_DIAL_FIRST_MS = const(100)  # first wait before dialling again after a failure, doubled up to _DIAL_MAX_MS
+_DIAL_MAX_MS = const(2000)
+_DIAL_TIMEOUT_S = const(3)  # the TCP connect and the upgrade's answer, each
+_READ_MAX = const(512)  # bytes read per poll: then let the game loop run
+_OP_TEXT = const(1)
+_OP_BINARY = const(2)
+_OP_CLOSE = const(8)
+_OP_PING = const(9)
+_OP_PONG = const(10)
+
+# What the dashboard can say of its link, in words (the screen shows them)
+JOINING = "joining"
+WRONG_PASSWORD = "wrong password"
+NO_NETWORK = "no network found"
+DIALLING = "no table found"
+LINKED = "linked"
+REFUSED = "refused by the table"
+
+
+class WifiLink(DashboardProtocol):
+    """The protocol over a WebSocket, through the board's `network` station.
+
+    link = WifiLink(get_snapshot, apply_command, ssid, password, host, port, path, dev=..., on_journal=..., done=...)
+      the protocol's arguments are DashboardLink's (firmware/ondemand/link.py); host, port, path: the table's
+      link socket (path carries the dashboard's key)
+    link.poll(timeout_ms)   every loop pass: joins, dials, reads what arrived, answers, heartbeats
+    link.state              one of the words above; link.reason: the table's reason when it closed the link
+    """
+
+    def __init__(self, get_snapshot, apply_command, ssid, password, host, port, path, dev, on_applied=None,
+                 done=(), on_journal=None, wlan=None, table_id=None, beacon_port=8766, beacon_bind="0.0.0.0"):
+        if wlan is None:
+            import network  # type: ignore[import-not-found]  # a Pico W's (the stubs are a plain Pico's)
+
+            wlan = network.WLAN(network.STA_IF)
+        self.wlan = wlan
+        self.ssid = ssid
+        self._password = password  # kept for a join again; never written anywhere, never sent but to the radio
+        self.host = host
+        self.port = port
+        self.path = path
+        self.sock = None
+        self.poller = None
+        self.rx = bytearray()  # bytes of a WebSocket frame not whole yet
+        self.state = JOINING
+        self.reason = None
+        self.joined = False
+        self.next_dial = ticks_ms()
+        self.dial_wait = _DIAL_FIRST_MS
+        self.links = 0  # how many times the link came up (tests, figures)
+        self.table_id = table_id  # the table this dashboard was paired with: only its beacon moves the address
+        self.beacon_port = beacon_port
+        self.beacon_bind = beacon_bind
+        self.beacon = None  # the UDP socket that hears tables' beacons, open only while the table cannot be dialled
+        DashboardProtocol.__init__(self, dev, _FIRMWARE, get_snapshot, apply_command, self._write, on_applied,
+                                   done, on_journal=on_journal)
+        self._join()
+
+    # -- the radio ----------------------------------------------------------------------------------------
+    def _join(self):
+        self.wlan.active(True)
+        self.wlan.connect(self.ssid, self._password)
+        self.joined = False
+
+    def _network_up(self):
+        """True while the station has an address; else the state says why, and the socket is dropped."""
+        import network  # type: ignore[import-not-found]
+
+        st = self.wlan.status()
+        if st == network.STAT_GOT_IP:
+            self.joined = True
+            return True
+        if self.sock is not None:
+            self._drop()
+        if st == network.STAT_WRONG_PASSWORD:
+            self.state = WRONG_PASSWORD
+        elif st == network.STAT_NO_AP_FOUND:
+            self.state = NO_NETWORK
+        else:
+            self.state = JOINING
+        return False
+
+    # -- the socket ---------------------------------------------------------------------------------------
+    def _dial(self, now):
+        try:
+            ai = socket.getaddrinfo(self.host, self.port, 0, socket.SOCK_STREAM)[0]  # type: ignore[attr-defined]
+            s = socket.socket(ai[0], socket.SOCK_STREAM)  # type: ignore[attr-defined]
+            self.sock = s
+            s.settimeout(_DIAL_TIMEOUT_S)
+            s.connect(ai[-1])
+            key = binascii.b2a_base64(os.urandom(16)).strip()
+            s.write(b"GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    b"Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                    % (self.path.encode(), self.host.encode(), self.port, key))
+            head = b""
+            while not head.endswith(b"\r\n\r\n"):  # the answer's head, a byte at a time: nothing past it is read
+                b = s.read(1)
+                if not b or len(head) > 1024:
+                    raise OSError("the table sent no answer")
+                head += b
+            if head[9:12] != b"101":
+                self.state = REFUSED if head[9:10] == b"4" else DIALLING
+                raise OSError("not upgraded")
+        except OSError:
+            self._drop()
+            self.next_dial = ticks_add(now, self.dial_wait)
+            self.dial_wait = min(self.dial_wait * 2, _DIAL_MAX_MS)
+            if self.state != REFUSED:
+                self.state = DIALLING
+            return
+        s.setblocking(False)
+        self.poller = select.poll()
+        self.poller.register(s, select.POLLIN)
+        self.rx = bytearray()
+        self.dial_wait = _DIAL_FIRST_MS
+        self.state = LINKED
+        self.reason = None
+        self.links += 1
+        self.hello(now)  # as after a replug: the tablet learns who this is and what it holds
+
+    def _hear_beacons(self, now):
+        """While unlinked: tables say where they are (companion/dashboards_wifi.py); ours moves the address."""
+        if self.beacon is None:
+            try:
+                u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)  # type: ignore[attr-defined]
+                u.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # type: ignore[attr-defined]
+                u.bind(socket.getaddrinfo(self.beacon_bind, self.beacon_port)[0][-1])
+                u.setblocking(False)
+                self.beacon = u
+            except OSError:
+                return
+        for _ in range(8):  # a few a pass: tables say it every second
+            try:
+                data, addr = self.beacon.recvfrom(128)  # type: ignore[attr-defined]
+            except OSError:
+                return
+            try:
+                msg = json.loads(data)
+                if msg.get("t") != "f1table" or msg.get("id") != self.table_id:
+                    continue  # another table's: never dialled
+                port = int(msg["port"])
+            except (ValueError, KeyError, TypeError, AttributeError):
+                continue
+            if not isinstance(addr, tuple):  # the unix port gives a raw sockaddr
+                addr = socket.sockaddr(addr)[1:]  # type: ignore[attr-defined]
+                addr = ("%d.%d.%d.%d" % tuple(addr[0]), addr[1])
+            if (addr[0], port) != (self.host, self.port):
+                self.host, self.port = addr[0], port
+                self.next_dial = now
+                self.dial_wait = _DIAL_FIRST_MS
+
+    def _stop_hearing(self):
+        if self.beacon is not None:
+            self.beacon.close()
+            self.beacon = None
+
+    def _drop(self):
+        if self.sock is not None:
+            try:
+                self.sock.close()
+            except OSError:
+                pass
+        self.sock = None
+        self.poller = None
+
+    def _write(self, data):
+        """The protocol's frames, one masked text frame each; dropped while unlinked (the protocol resends)."""
+        if self.sock is not None:
+            try:
+                self._frame(_OP_TEXT, data)
+            except OSError:
+                self._drop()
+                self.state = DIALLING
+
+    def _frame(self, op, data):
+        n = len(data)
+        mask = os.urandom(4)
+        if n < 126:
+            head = bytes((0x80 | op, 0x80 | n))
+        else:
+            head = bytes((0x80 | op, 0x80 | 126, n >> 8, n & 255))
+        body = bytearray(data)
+        for i in range(n):
+            body[i] ^= mask[i & 3]
+        self._send_all(head + mask + body)
+
+    def _send_all(self, buf):
+        # A non-blocking socket may take part of it: wait for room, briefly (a frame is at most 256 bytes).
+        mv = memoryview(buf)
+        start = ticks_ms()
+        while mv:
+            try:
+                k = self.sock.write(mv)  # type: ignore[union-attr]
+            except OSError as e:
+                if e.args[0] != 11 or ticks_diff(ticks_ms(), start) > 1000:  # EAGAIN
+                    raise
+                k = 0
+            if k:  # None: no room yet
+                mv = mv[k:]
+
+    def _read(self, now):
+        """Whatever arrived, a bounded amount: frames handled as they complete."""
+        try:
+            data = self.sock.read(_READ_MAX)  # type: ignore[union-attr]
+        except OSError as e:
+            if e.args[0] == 11:  # EAGAIN: nothing after all
+                return
+            data = b""
+        if data is None:  # a non-blocking stream with nothing to read
+            return
+        if not data:  # the table closed the connection
+            self._drop()
+            self.state = DIALLING
+            return
+        self.rx.extend(data)
+        self._frames(now)
+
+    def _frames(self, now):
+        rx = self.rx
+        at = 0  # where the next frame starts (MicroPython's bytearray has no del of a slice: cut once, at the end)
+        while len(rx) - at >= 2:
+            op = rx[at] & 15
+            n = rx[at + 1] & 127
+            head = 2
+            if n == 126:
+                if len(rx) - at < 4:
+                    break
+                n = (rx[at + 2] << 8) | rx[at + 3]
+                head = 4
+            elif n == 127:  # 64 KiB or more: the tablet never sends such a message; the link is dropped
+                self._drop()
+                self.state = DIALLING
+                return
+            if len(rx) - at < head + n:
+                break
+            payload = bytes(rx[at + head:at + head + n])
+            at += head + n
+            if op == _OP_TEXT or op == _OP_BINARY or op == 0:
+                self.feed(payload, now)
+            elif op == _OP_PING:
+                self._frame(_OP_PONG, payload)
+            elif op == _OP_CLOSE:
+                self.reason = payload[2:].decode() if len(payload) > 2 else None
+                self.state = REFUSED if self.reason else DIALLING
+                self._drop()
+                self.next_dial = ticks_add(now, self.dial_wait)
+                return
+            if self.sock is None:
+                return
+        if at:
+            self.rx = rx[at:]
+
+    # -- the loop's call ----------------------------------------------------------------------------------
+    def poll(self, timeout_ms=0):
+        now = ticks_ms()
+        if not self._network_up():
+            self.tick(now)  # heartbeats go nowhere, but the protocol's clocks go on
+            return 0
+        if self.sock is None:
+            if self.table_id is not None:
+                self._hear_beacons(now)
+            if ticks_diff(now, self.next_dial) >= 0:
+                self._dial(now)
+                if self.sock is not None:
+                    self._stop_hearing()
+            self.tick(now)
+            return 0
+        if self.poller.poll(timeout_ms):  # type: ignore[union-attr]
+            self._read(ticks_ms())
+        self.tick(ticks_ms())
+        return 1

@@ -65,3 +65,25 @@ def web_ready_runner():
 def web_on_task_failure(handle):
     """Have handle(context) called where the loop calls its exception handler for a task that died unawaited."""
     asyncio.core.Loop.call_exception_handler = handle  # type: ignore[attr-defined]
+
+
+def web_set_queue_aside(inert, clear_timer):
+    """Stop the loop: its run queue set aside whole (returned), an inert one in its place whose wake-up call is
+    `inert`, and the loop's pending timer cleared with clear_timer(id) (left set, it would run what it woke)."""
+    core = asyncio.core  # type: ignore[attr-defined]
+    held = core._task_queue
+    core._task_queue = type(held)(inert)
+    if core.asyncio_timer is not None:
+        clear_timer(core.asyncio_timer)
+        core.asyncio_timer = None
+    return held
+
+
+def web_put_queue_back(held):
+    """Run the loop again: the queue web_set_queue_aside returned back in place, with whatever woke meanwhile."""
+    core = asyncio.core  # type: ignore[attr-defined]
+    woken, core._task_queue = core._task_queue, held
+    while woken.peek():
+        task = woken.pop()
+        core._task_queue.push(task, task.ph_key)
+    core._schedule_run_iter(0)

@@ -187,28 +187,18 @@ def pause():
     nothing is drawn until resume(). The loop's timer is cleared and its queue set aside whole; an inert one takes its
     place, where whatever wakes meanwhile waits (the timer left set would run it: seen with the heartbeat's)."""
     global _held
-    core = asyncio.core  # type: ignore[attr-defined]
     if _held is None:
         import js  # type: ignore[import-not-found]  # the port's own module: the page's globals
 
-        _held = core._task_queue
-        core._task_queue = type(_held)(_nothing)
-        if core.asyncio_timer is not None:
-            js.clearTimeout(core.asyncio_timer)
-            core.asyncio_timer = None
+        _held = mpy_internals.web_set_queue_aside(_nothing, js.clearTimeout)
 
 
 def resume():
     """The page runs the firmware again: the tasks set aside, with any woken meanwhile, in the loop's queue again."""
     global _held
-    core = asyncio.core  # type: ignore[attr-defined]
-    if _held is None:
-        return
-    woken, core._task_queue, _held = core._task_queue, _held, None
-    while woken.peek():
-        task = woken.pop()
-        core._task_queue.push(task, task.ph_key)
-    core._schedule_run_iter(0)
+    if _held is not None:
+        held, _held = _held, None
+        mpy_internals.web_put_queue_back(held)
 
 
 def start():

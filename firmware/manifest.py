@@ -21,11 +21,15 @@ package("shared_rules", base_path="..")
 # Never frozen, never copied by `make flash` (tools/flash.py copies what this file freezes): the unix port's
 # stand-in board (sockets; board.make_board() imports it only off the Pico), and the link run on its own, which
 # the tests and the bench start on the unix port (`micropython firmware/host/link_main.py`).
-HOST_ONLY = ("host/__init__.py", "host/board_host.py", "host/link_main.py")
+# The Wi-Fi link's stand-in radio and its runner are the tests' (firmware/host/network_standin.py says why).
+HOST_ONLY = ("host/__init__.py", "host/board_host.py", "host/link_main.py", "host/network_standin.py",
+             "host/wifi_main.py")
 
 # Never frozen either: the phone's board and what the browser's MicroPython lacks (firmware/webport.py). The seat
 # page loads every module this file freezes, and these two (companion/phones/assets.py).
 WEB_ONLY = ("board_web.py", "webport.py")
+# Frozen, yet never sent to a phone: its page links over its own socket, never through a radio of its own.
+NOT_ON_PHONES = ("ondemand/wifi_link.py",)
 
 # main.py is frozen inside the package, as firmware/main.py (`import firmware.main` starts the dashboard),
 # never as a top-level main.py: MicroPython runs a frozen main.py ahead of the filesystem's /main.py, so the
@@ -56,6 +60,7 @@ package(
         "ondemand/selftest.py",
         "ondemand/solo.py",
         "ondemand/store.py",
+        "ondemand/wifi_link.py",  # a Pico W's link to the table (a plain Pico never imports it: no `network`)
     ),
     base_path="..",
 )

@@ -52,7 +52,9 @@ def firmware_modules():
     manifest = sources.firmware_manifest()
     m = run_manifest(manifest)
     web_only = m.namespaces[manifest]["WEB_ONLY"]
-    return [(target.replace(os.sep, "/"), src) for target, src in m.frozen] + [
+    skipped = {"firmware/" + name for name in m.namespaces[manifest]["NOT_ON_PHONES"]}
+    frozen = [(target.replace(os.sep, "/"), src) for target, src in m.frozen]
+    return [(target, src) for target, src in frozen if target not in skipped] + [
         ("firmware/" + name, os.path.join(os.path.dirname(manifest), name)) for name in web_only]
 
 

@@ -27,6 +27,7 @@ from tests.firmware.dash import restored
 from tests.firmware.race_script import dial
 from tests.link.harness import FAST, FakeUsb
 from tests.table.table import TIMING, Seat, Table
+from tests.wait import poll
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs ptys")
 
@@ -39,16 +40,9 @@ def pending_events(dash):
         return None
 
 
-def until(pred, timeout=10, poll=None):
-    """Wait for pred(), calling poll() meanwhile as the app's Clock would."""
-    end = time.monotonic() + timeout
-    while not pred():
-        if poll is not None:
-            poll()
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.01)
-    return True
+def until(pred, timeout=10, meanwhile=None):
+    """Wait for pred(), calling meanwhile() as the app's Clock would; whether it came."""
+    return bool(poll(pred, timeout, meanwhile=meanwhile))
 
 
 def test_formula1_event_taken_before_a_tablet_crash_is_not_applied_again(tmp_path):
@@ -113,13 +107,7 @@ def test_formula5_move_taken_before_a_tablet_crash_is_not_played_again(tmp_path)
         d = seat.dash
 
         def pump(pred, timeout=20):
-            end = time.monotonic() + timeout
-            while not pred():
-                bridge.poll()
-                if time.monotonic() > end:
-                    return False
-                time.sleep(0.005)
-            return True
+            return until(pred, timeout, bridge.poll)
 
         while ref.auto_move() is not None:
             bridge.push()

@@ -19,7 +19,6 @@ import json
 import os
 import random
 import sys
-import time
 import tracemalloc
 
 from companion.link_bridge import LinkBridge
@@ -35,6 +34,7 @@ from shared_rules.rng import Rng
 from tests.firmware.dash import VirtualDashboard, modes
 from tests.firmware.race_script import dial
 from tests.link.harness import FAST, NOISE, FakeUsb, raw_pty
+from tests.wait import poll
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fox"]
 # The firmware's screens (firmware/ui.py), as its viewer channel reports them.
@@ -282,14 +282,7 @@ class Table:
 
     # ---- waiting, as the app's Clock would poll ------------------------------------------------------
     def pump(self, pred, timeout=None):
-        end = time.monotonic() + (self.timeout if timeout is None else timeout)
-        while True:
-            self.bridge.poll()
-            if pred():
-                return True
-            if time.monotonic() > end:
-                return False
-            time.sleep(0.005)
+        return bool(poll(pred, self.timeout if timeout is None else timeout, 0.005, meanwhile=self.bridge.poll))
 
     def in_step(self):
         """Every dashboard connected, told everything, and showing exactly the table's car."""

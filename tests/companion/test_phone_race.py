@@ -33,6 +33,7 @@ from tests.phones.browser import Browser, Page
 from tests.phones.player import press
 from tests.web.engines import MISSING
 from tests.web.test_seat_page import boot
+from tests.wait import until
 
 pytestmark = pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")
 
@@ -100,19 +101,23 @@ def start(python, env, scenario, out):
 
 def seen(out, proc, pred, timeout=90, what="the app's next step"):
     """The app's notes once pred(notes) holds."""
-    end = time.monotonic() + timeout
-    while True:
+    last = {}
+
+    def look():
         try:
             got = json.loads(out.read_text())
         except (OSError, ValueError):
             got = {}
+        last["got"] = got
         assert "error" not in got, got["error"]
         if pred(got):
             return got
         if proc.poll() is not None:
             raise AssertionError("the app ended before %s: %s" % (what, proc.stderr.read().decode(errors="replace")[-3000:]))
-        assert time.monotonic() < end, "%s: not reached (%s)" % (what, {k: got.get(k) for k in ("turn", "speed", "steps")})
-        time.sleep(0.05)
+        return None
+
+    return until(look, timeout, what, every=0.05,
+                 seen=lambda: {k: last["got"].get(k) for k in ("turn", "speed", "steps")})
 
 
 def open_phone(browser, url):

@@ -9,7 +9,7 @@ Debian's chromium-driver (never a downloaded browser or driver). One browser, a 
 import os
 import shutil
 import tempfile
-import time
+from tests.wait import poll
 
 CHROMIUM = "/usr/bin/chromium"
 DRIVER = "/usr/bin/chromedriver"
@@ -83,6 +83,24 @@ class Page:
             self.tap(name)
             self.wait(lambda frame=frame: self.dash()["frame"] > frame, what="the frame of " + name)
 
+    def count_dials(self):
+        """From now on window.dials counts the link sockets the page opens, window.closes those closed (its
+        WebSocket constructor wrapped)."""
+        self.js("if (window.dials === undefined) { const W = window.WebSocket; window.dials = 0; window.closes = 0;"
+                " window.WebSocket = function (...a) { window.dials++; const s = new W(...a);"
+                " s.addEventListener('close', () => { window.closes++; }); return s; };"
+                " window.WebSocket.prototype = W.prototype;"
+                " Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3}); }")
+
+    def dials(self):
+        return self.js("return window.dials")
+
+    def after_timers(self, ms):
+        """Return once a timer of the page's own, set now for `ms` ms, has fired: every timer the page had set for
+        sooner (a retry, a watchdog) has run before it, in the page's own order."""
+        self._focus()
+        self.browser.driver.execute_async_script("setTimeout(arguments[arguments.length - 1], arguments[0])", ms)
+
     def tap(self, *names):
         """Touch each button as a finger does (pointer events, through the browser's own input)."""
         from selenium.webdriver.common.by import By
@@ -98,14 +116,10 @@ class Page:
         return self.browser.driver.find_element(By.ID, element_id).text
 
     def wait(self, pred, timeout=15, what="the page"):
-        end = time.monotonic() + timeout
-        while True:
-            got = pred()
-            if got:
-                return got
-            if time.monotonic() > end:
-                raise TimeoutError("%s: condition not met (%s)" % (what, self.dash()))
-            time.sleep(0.03)
+        got = poll(pred, timeout, 0.03)
+        if not got:
+            raise TimeoutError("%s: condition not met (%s)" % (what, self.dash()))
+        return got
 
 
 class Browser:

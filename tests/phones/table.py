@@ -21,6 +21,7 @@ from companion.phones import table as phone_table
 from companion.transport import AllPorts, NoPorts, Transport
 from companion.transport.websocket_backend import LinkPorts
 from tests.link.harness import FAST
+from tests.wait import poll
 
 
 _FILES = []
@@ -44,6 +45,7 @@ class Table:
         self.ref = None
         self.urls = {}
         self.running = False
+        self.polls = 0  # passes of the bridge poll (the app's Clock) so far
 
     def start(self):
         self.links = LinkPorts()
@@ -97,7 +99,8 @@ class Table:
             self.ready.set()
         while self.running:
             self.bridge.poll()
-            time.sleep(0.01)
+            self.polls += 1
+            time.sleep(0.01)  # the app's Clock period: this thread pumps the bridge, it waits for nothing
         self.ref.close()
 
     def paired(self, seat):
@@ -105,11 +108,8 @@ class Table:
         return self.ref.pairs.get(seat)
 
     def wait(self, pred, timeout=30, what="the table"):
-        end = time.monotonic() + timeout
-        while not pred():
-            if time.monotonic() > end:
-                raise TimeoutError("%s: condition not met" % what)
-            time.sleep(0.02)
+        if not poll(pred, timeout, 0.02):
+            raise TimeoutError("%s: condition not met" % what)
 
     def stop(self):
         self.running = False

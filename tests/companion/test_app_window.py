@@ -5,6 +5,7 @@ middle of a race, a restart, and the same game on the tablet and on every dashbo
 Each run is its own process (Kivy has one window per process), driven by tests/companion/appdriver.py.
 Screenshots go to screenshots/ (gitignored)."""
 
+import pytest
 import json
 import os
 import signal
@@ -13,6 +14,8 @@ import sys
 
 from companion import theme
 from tests.wait import poll
+
+pytestmark = [pytest.mark.window]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHOTS = os.path.join(ROOT, "screenshots")

@@ -1,7 +1,10 @@
 """Issue 25: what newcomers met at a real table, each in the real app in a real (offscreen) window
 (tests/companion/appdriver.py). Each test failed on the main before its fix."""
 
+import pytest
 from tests.companion.test_app_window import _black_car_holds, run
+
+pytestmark = [pytest.mark.window]
 
 PHONES = {"F1_PHONE_HOST": "127.0.0.1", "F1_PHONE_PORT": "0"}
 

@@ -35,7 +35,7 @@ from tests.web.engines import MISSING
 from tests.web.test_seat_page import boot
 from tests.wait import until
 
-pytestmark = pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")
+pytestmark = [pytest.mark.whole, pytest.mark.browser, pytest.mark.window, pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")]
 
 RELOAD_AT = 1  # the turn whose `lap` the page reloads in the middle of
 FREEZE_AT = 3  # the turn during which the next car's page is frozen

@@ -21,7 +21,7 @@ from tests.web.engines import MISSING, open_engine, phone_id, visit
 from tests.web.test_seat_page import boot
 from tests.wait import poll
 
-pytestmark = pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")
+pytestmark = [pytest.mark.browser, pytest.mark.window, pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")]
 LINKED = "Linked to the tablet."
 
 

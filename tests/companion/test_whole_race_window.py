@@ -3,12 +3,15 @@ widgets, as a table of three plays it: Back where people press it, double taps o
 screen under the finger, the app killed (SIGKILL) in the middle of a turn and continued, the race finished.
 The scenarios are in tests/companion/whole_games.py."""
 
+import pytest
 import json
 import os
 import signal
 import subprocess
 import sys
 from tests.wait import poll
+
+pytestmark = [pytest.mark.whole, pytest.mark.window]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHOTS = os.path.join(ROOT, "screenshots")

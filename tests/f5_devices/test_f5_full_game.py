@@ -6,6 +6,8 @@ out exactly as the engine plays it alone with the same seed."""
 
 import os
 
+import pytest
+
 from companion.f5.referee import F5Referee
 from companion.link_bridge import LinkBridge
 from companion.transport import CONNECTED, Transport
@@ -77,6 +79,7 @@ def press_move(d, hand, ev):
     d.tap("OK")  # CONFIRM PIT
 
 
+@pytest.mark.whole
 def test_a_whole_game_through_the_dashboards(tmp_path):
     usb = FakeUsb()
     seats = {}

@@ -2,6 +2,7 @@
 and restarted on the same state file. Whatever it restores must be a state it really was in, no older than its last finished save
 and at most the one press in flight behind; the file is never found damaged."""
 
+import pytest
 import os
 import random
 import subprocess
@@ -11,6 +12,8 @@ import time
 from tests.firmware.dash import VirtualDashboard
 from tests.firmware.test_linked import Tablet
 from tests.portable import link_script
+
+pytestmark = [pytest.mark.slow]
 
 
 # One turn of standalone play: start, speed +20, end turn. Every OK changes the car.

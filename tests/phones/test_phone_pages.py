@@ -21,7 +21,7 @@ from tests.phones.table import Table
 from tests.web.engines import phone_id
 from tests.web.test_seat_page import boot, canvas, framebuffer
 
-pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(MISSING is not None, reason=MISSING or "")]
 LINKED = "Linked to the tablet."
 
 

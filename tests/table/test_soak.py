@@ -3,10 +3,13 @@ warm-up (rings of handled ids filling to their fixed size), each dashboard's fre
 stays flat, and the tablet's heap, its game log left out, does not grow.
 bench/table_bench.py runs the long soak with six dashboards (table.soak_* in docs/benchmarks.md)."""
 
+import pytest
 import tracemalloc
 
 from tests import mpy
 from tests.table.table import growth, heap_drift, run
+
+pytestmark = [pytest.mark.slow, pytest.mark.whole]
 
 WARM = 160  # turns: the tablet keeps the last 64 event ids per dashboard, the firmware the last 64 commands
 

@@ -16,7 +16,7 @@ from tests.web.engines import MISSING, SeatServer, open_engine, phone_id, visit
 from tests.web.test_seat_page import boot
 from tests.wait import poll
 
-pytestmark = pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")]
 
 
 def now_ms():

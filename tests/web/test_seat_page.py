@@ -12,6 +12,8 @@ from tests.firmware.dash import VirtualDashboard, text_rows
 from tests.phones.browser import Page
 from tests.web.engines import MISSING, SeatServer, open_engine, visit
 
+pytestmark = [pytest.mark.browser]
+
 # Start a turn, set 40 mph (two steps up), confirm, back to the main screen: every tap changes the screen, no dice.
 SCRIPT = ("OK", "UP", "UP", "OK", "BACK")
 

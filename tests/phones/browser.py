@@ -6,6 +6,7 @@ Debian's chromium-driver (never a downloaded browser or driver). One browser, a 
         page.tap("OK"); page.screen() -> (frame number, the 1024-byte SSD1306 buffer the canvas shows)
 """
 
+import atexit
 import os
 import shutil
 import tempfile
@@ -123,6 +124,11 @@ class Page:
 
 
 class Browser:
+    """One Chromium for the tests of one process (an xdist worker): started by the first test that asks, kept between
+    tests and modules, and handed to the next one clean (one blank window; every other window closed, and with them
+    what a test set on its pages: touch emulation, scripts run on each new document, frozen states; the cache and
+    the cookies cleared). A test that needs two at once (two phones) gets a second one of its own."""
+
     def __init__(self):
         self.profile = None
         self.driver = None
@@ -130,6 +136,13 @@ class Browser:
         self.pages = []
 
     def __enter__(self):
+        if _IDLE:
+            self.driver, self.profile = _IDLE.pop()
+        else:
+            self._start()
+        return self
+
+    def _start(self):
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
 
@@ -141,7 +154,6 @@ class Browser:
         # the driver given by path: Selenium's own manager would otherwise look for (and download) one
         self.driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
         self.driver.set_script_timeout(10)
-        return self
 
     def open(self, url):
         if self.pages:
@@ -152,8 +164,45 @@ class Browser:
         self.pages.append(page)
         return page
 
+    def _clean(self):
+        """One blank window left, as the browser started; False if the browser could not be brought back so."""
+        d = self.driver
+        try:
+            before = d.window_handles
+            d.switch_to.new_window("window")
+            fresh = d.current_window_handle
+            for handle in before:
+                d.switch_to.window(handle)
+                d.close()
+            d.switch_to.window(fresh)
+            d.execute_cdp_cmd("Network.clearBrowserCache", {})
+            d.execute_cdp_cmd("Network.clearBrowserCookies", {})
+            return True
+        except Exception:  # a crashed tab, a driver gone: this one is not reused
+            return False
+
     def __exit__(self, *exc):
-        if self.driver is not None:
-            self.driver.quit()
-        if self.profile is not None:
-            shutil.rmtree(self.profile, ignore_errors=True)
+        self.current, self.pages = None, []
+        if self.driver is not None and not _IDLE and self._clean():
+            _IDLE.append((self.driver, self.profile))
+        else:
+            _quit(self.driver, self.profile)
+        self.driver = self.profile = None
+
+
+_IDLE = []  # (driver, profile) of this process's Chromium while no test holds it: at most one
+
+
+def _quit(driver, profile):
+    try:
+        if driver is not None:
+            driver.quit()
+    finally:
+        if profile is not None:
+            shutil.rmtree(profile, ignore_errors=True)
+
+
+@atexit.register
+def _quit_idle():
+    while _IDLE:
+        _quit(*_IDLE.pop())

@@ -33,7 +33,7 @@ from tests.phones.browser import Browser, Page
 from tests.phones.player import press
 from tests.web.engines import MISSING
 from tests.web.test_seat_page import boot
-from tests.wait import until
+from tests.wait import poll, until
 
 pytestmark = [pytest.mark.whole, pytest.mark.browser, pytest.mark.window, pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")]
 
@@ -164,7 +164,7 @@ def set_speed(page, taken):
         elif "YOUR TURN" in shown:
             press(page, "OK")
         else:
-            time.sleep(0.05)
+            poll(lambda shown=shown: rows(page) != shown or taken(), max(0.0, end - time.monotonic()), 0.05)
         if time.monotonic() > end:
             raise AssertionError("the speed never reached the table: the phone shows %r" % shown)
 
@@ -224,7 +224,7 @@ def test_a_whole_race_of_three_phones_with_a_reload_a_freeze_and_the_app_killed(
                     boot(page)  # the firmware again, from the car stored with the lap's journal line
                 if n == FREEZE_AT:
                     seen(out, proc, lambda g, n=n: g.get("kill") or g.get("turn", {}).get("n", -1) > n)
-                    time.sleep(1.0)  # its turn sent to it, the page still frozen
+                    time.sleep(1.0)  # real time is the point: its turn sent to it, the page stays frozen a while (a phone put away)
                     cdp(frozen, "Page.setWebLifecycleState", {"state": "active"})
                 n += 1
             final = got

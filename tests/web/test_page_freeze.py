@@ -33,7 +33,7 @@ window.WebSocket = class extends WebSocket {
 def freeze(browser, seconds):
     """The page frozen for `seconds`, then active again (as Chrome does to a tab it puts away and brings back)."""
     browser.driver.execute_cdp_cmd("Page.setWebLifecycleState", {"state": "frozen"})
-    time.sleep(seconds)
+    time.sleep(seconds)  # real time is the point: frozen this long, its link's socket is closed meanwhile
     browser.driver.execute_cdp_cmd("Page.setWebLifecycleState", {"state": "active"})
 
 

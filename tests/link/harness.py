@@ -17,7 +17,7 @@ from firmware.restore import decode, read_journal, replay
 from shared_rules.f1.car import Car, apply_command
 from companion.transport.pyserial_backend import PICO_PID, PICO_VID, PyserialPorts
 from tests import mpy
-from tests.wait import poll
+from tests.wait import poll, until
 
 FAST = {"hello_retry": 150, "command_retry": 250, "heartbeat": 400, "silent": 1000, "scan_s": 0.1}
 
@@ -368,3 +368,32 @@ def soak(tmpdir, dashboards=6, hz=20, seconds=30.0):
             d.resume()
             d.kill()
             os.close(d.slave)
+
+
+def heard_to_now(transport, dev, meanwhile, timeout=10.0):
+    """Returns once every frame dashboard `dev` wrote before now has reached the app (`meanwhile`, the bridge's
+    poll, has taken its notes): the signal that a moment has passed, for "nothing more came" checks.
+
+    The tablet asks the dashboard for its state ("get") twice. The line never reorders, so each answer comes after
+    everything the dashboard wrote before it; and the transport's reader posts a read's notes before it reads
+    again, so once the second answer is handled the notes up to the first are on the queue for `meanwhile`."""
+    with transport.lock:
+        session = transport.devices[dev].session
+    answers = []
+    handle = session._handle
+
+    def spy(msg, now_ms, notes):
+        handle(msg, now_ms, notes)
+        if msg.get("t") == "st":
+            answers.append(msg)
+
+    session._handle = spy
+    try:
+        for k in (1, 2):
+            with transport.lock:
+                session._send({"t": "get"}, int(time.monotonic() * 1000))
+            transport._flush(session)
+            until(lambda k=k: len(answers) >= k, timeout, "dashboard %s's answer to a get" % dev, meanwhile=meanwhile)
+    finally:
+        del session._handle  # the class's own again
+    meanwhile()

@@ -1,4 +1,4 @@
-# Two commands matter: `make run` (the tablet app) and `make test` (everything).
+# Three commands matter: `make run` (the tablet app), `make test` (everything) and `make check` (the fast tier).
 PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(not (3,11) <= sys.version_info[:2] <= (3,13))' 2>/dev/null && echo $$p && break; done)
 VENV := .venv
@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 STUBS := typings/.installed
 
-.PHONY: run test bench lint typecheck clean
+.PHONY: run test check bench lint typecheck clean
 
 $(STAMP): requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11-3.13 is needed"; exit 1; }
@@ -27,10 +27,20 @@ $(STUBS): $(STAMP)
 run: $(STAMP)
 	$(BIN)/python -m companion $(foreach p,$(PORT),--port $(p))
 
+# Everything (CI runs it). The tests that take longest start first (tests/conftest.py orders them), and each
+# worker is handed one test at a time (--maxschedchunk 1), so that no worker gets a run of long ones at once.
 test: $(STAMP) $(STUBS)
 	$(BIN)/ruff check .
 	$(BIN)/pyright
-	$(BIN)/python -m pytest -q -n 2 tests
+	$(BIN)/python -m pytest -q -n 2 --maxschedchunk 1 tests
+
+# The fast tier, while working: all but the tests marked as playing a whole race or game, running on the
+# emulated Pico, in a browser or in the app's window, or slow for another reason (markers in pyproject.toml).
+FAST_TIER := not (whole or picosim or browser or window or slow)
+check: $(STAMP) $(STUBS)
+	$(BIN)/ruff check .
+	$(BIN)/pyright
+	$(BIN)/python -m pytest -q -n 2 --maxschedchunk 1 -m "$(FAST_TIER)" tests
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

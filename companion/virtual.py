@@ -80,6 +80,7 @@ class VirtualDashboard:
         self.state = None
         self.state_frame = -1
         self.led = 0
+        self.handled = 0  # lines of ours the firmware has handled to the end, its save included (its `A` lines)
         self.proc = None
         self.sock = None
         self.slave = None
@@ -148,6 +149,8 @@ class VirtualDashboard:
                 self.state_frame = self.frame  # the state that goes with this frame (it follows the frame's pages)
             elif op == b"L":
                 self.led = int(rest)
+            elif op == b"A":
+                self.handled += 1
 
     def tap(self, button):
         """Press and release one of BUTTONS (a short write to a local socket: fine on the UI thread)."""

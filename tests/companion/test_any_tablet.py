@@ -11,6 +11,7 @@ bin/python (a link to the same interpreter) and lib (a link to the same packages
 Cost: about 15 s (two app starts).
 """
 
+import pytest
 import json
 import os
 import random
@@ -18,6 +19,8 @@ import shutil
 import socket
 import subprocess
 import sys
+
+pytestmark = [pytest.mark.window]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"

@@ -6,14 +6,17 @@ Each run is its own process (Kivy has one window per process), driven by tests/c
 Screenshots go to the test's own tmp_path (shots/), for a person to look at after a run (pytest keeps the last
 three runs' folders) and checked to be written by this run."""
 
+import pytest
 import json
 import os
 import signal
 import subprocess
 import sys
-import time
 
 from companion import theme
+from tests.wait import poll
+
+pytestmark = [pytest.mark.window]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -141,9 +144,7 @@ def killed(scenario, tmp_path, data, seed=None, timeout=60):
     out = tmp_path / (scenario + ".json")
     proc = start(scenario, out, data, seed)
     try:
-        end = time.monotonic() + timeout
-        while not out.exists() and proc.poll() is None and time.monotonic() < end:
-            time.sleep(0.05)
+        poll(lambda: out.exists() or proc.poll() is not None, timeout)  # it saved what it saw, or it ended
         assert out.exists(), proc.stderr.read().decode(errors="replace")[-3000:] if proc.poll() is not None else ""
         before = json.loads(out.read_text())
         assert "error" not in before, before["error"]
@@ -159,9 +160,7 @@ def test_kill_mid_race_then_resume_the_same_game_everywhere(tmp_path):
     data = tmp_path / "data"
     before = killed("play_then_idle", tmp_path, data)  # mid-turn
     # Its virtual dashboards die with it (they are the app's children) ...
-    end = time.monotonic() + 5
-    while any(os.path.exists("/proc/%d" % pid) for pid in before["children"]) and time.monotonic() < end:
-        time.sleep(0.05)
+    poll(lambda: not any(os.path.exists("/proc/%d" % pid) for pid in before["children"]), 5)  # gone, or zombies
     for pid in before["children"]:
         try:
             with open("/proc/%d/stat" % pid) as f:

@@ -25,8 +25,9 @@ from shared_rules.link import codec, tablet
 from tests.f5_devices.test_f5_full_game import press_move
 from tests.firmware.dash import restored
 from tests.firmware.race_script import dial
-from tests.link.harness import FAST, FakeUsb
+from tests.link.harness import FAST, FakeUsb, heard_to_now
 from tests.table.table import TIMING, Seat, Table
+from tests.wait import poll
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs ptys")
 
@@ -39,16 +40,9 @@ def pending_events(dash):
         return None
 
 
-def until(pred, timeout=10, poll=None):
-    """Wait for pred(), calling poll() meanwhile as the app's Clock would."""
-    end = time.monotonic() + timeout
-    while not pred():
-        if poll is not None:
-            poll()
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.01)
-    return True
+def until(pred, timeout=10, meanwhile=None):
+    """Wait for pred(), calling meanwhile() as the app's Clock would; whether it came."""
+    return bool(poll(pred, timeout, meanwhile=meanwhile))
 
 
 def test_formula1_event_taken_before_a_tablet_crash_is_not_applied_again(tmp_path):
@@ -83,7 +77,7 @@ def test_formula1_event_taken_before_a_tablet_crash_is_not_applied_again(tmp_pat
         table.settle()
         # The dashboard sent the same id again and got its ack this time...
         assert until(lambda: pending_events(d) == [], 10, table.bridge.poll), pending_events(d)
-        until(lambda: False, 0.5, table.bridge.poll)  # a note passed on, if any, would be taken now
+        heard_to_now(table.transport, s.dev, table.bridge.poll)  # a note passed on, if any, is taken now
         # ...and the table did not apply it a second time.
         after = [e for e in table.ref.entries if e.get("t") == "speed" and e["seat"] == seat]
         assert len(after) == taken == 1, [e for e in table.ref.entries if e.get("t") != "pair"]
@@ -113,13 +107,7 @@ def test_formula5_move_taken_before_a_tablet_crash_is_not_played_again(tmp_path)
         d = seat.dash
 
         def pump(pred, timeout=20):
-            end = time.monotonic() + timeout
-            while not pred():
-                bridge.poll()
-                if time.monotonic() > end:
-                    return False
-                time.sleep(0.005)
-            return True
+            return until(pred, timeout, bridge.poll)
 
         while ref.auto_move() is not None:
             bridge.push()
@@ -144,7 +132,7 @@ def test_formula5_move_taken_before_a_tablet_crash_is_not_played_again(tmp_path)
         seat.relay.down.blackhole = False
         assert pump(lambda: transport.status("f5-x") == CONNECTED)
         assert until(lambda: pending_events(d) == [], 10, bridge.poll), pending_events(d)
-        until(lambda: False, 0.5, bridge.poll)  # a note passed on, if any, would be taken now
+        heard_to_now(transport, "f5-x", bridge.poll)  # a note passed on, if any, is taken now
         assert pump(lambda: not transport.pending())
         # Taken once: not played again, and not refused as a stale move either (the table sees no error).
         assert ref.game.events == moves
@@ -203,7 +191,7 @@ def applied_once(table, seat, v, note):
     d = table.seats[seat].dash
     assert table.pump(lambda: table.car(seat).speed_set == 1, 15), "the resent event was never applied"
     assert until(lambda: pending_events(d) == [], 10, table.bridge.poll), pending_events(d)
-    until(lambda: False, 1.0, table.bridge.poll)  # more resends in flight, if any: none applied again
+    heard_to_now(table.transport, table.seats[seat].dev, table.bridge.poll)  # more resends, if any: none applied again
     table.settle()
     assert [e["v"] for e in speeds(table.ref, seat)] == [v]
     assert table.car(seat).speed == v and table.ref.race.seat == seat

@@ -24,7 +24,7 @@ from tests.phones.player import play, rows
 from tests.web.engines import MISSING
 from tests.web.test_seat_page import boot
 
-pytestmark = pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")
+pytestmark = [pytest.mark.whole, pytest.mark.browser, pytest.mark.window, pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")]
 
 SEED = 2026
 PLAYERS = [0, 1]  # red and yellow, on phones (tests/companion/phone_race.F5_PLAYERS)

@@ -4,9 +4,12 @@ Continue for the game played last, Formula 1 or Formula 5.
 Continue's words are tested without a window; leaving Formula 5 and a kill during it in the real app, in a real
 (offscreen) window, over two runs (tests/companion/appdriver.py)."""
 
+import pytest
 from companion.game_choice import continue_offer
 from companion.storage import SavedGame
 from tests.companion.test_app_window import killed, run
+
+pytestmark = [pytest.mark.window]
 
 
 def game(kind, finished=False, error="", players=("Ann", "Bob")):

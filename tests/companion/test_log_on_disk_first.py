@@ -4,10 +4,9 @@ goes to a dashboard; the screen does not wait for the flush. Real virtual dashbo
 `micropython` unix port) over ptys, the real transport, the real SQLite log."""
 
 import os
-import time
 
 from companion.f1.view import RaceView
-from tests.companion.test_link_bridge import agree, pump, table  # noqa: F401  (table is a fixture)
+from tests.companion.test_link_bridge import agree, pump, table, taken  # noqa: F401  (table is a fixture)
 
 
 def _watch_what_leaves(transport, log):
@@ -50,8 +49,7 @@ def test_a_command_or_an_ack_leaves_only_once_the_log_is_on_disk(table):  # noqa
     bridge.push()
     assert pump(bridge, lambda: agree(ports, ref, transport))
     for button in ("OK", "UP", "UP", "OK"):  # the first player sets 40 on the dashboard: an event, then its ack
-        assert first.tap(button)
-        time.sleep(0.05)
+        taken(first, button)
     assert pump(bridge, lambda: ref.race.cars[0].speed_set == 1)
     view = RaceView(ref, bridge)
     view.end_turn()  # decided on the table: its commands go to both dashboards

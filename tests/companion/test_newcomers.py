@@ -1,7 +1,10 @@
 """What newcomers met at a real table, each in the real app in a real (offscreen) window
 (tests/companion/appdriver.py). Each test failed on the main before its fix."""
 
+import pytest
 from tests.companion.test_app_window import _black_car_holds, run
+
+pytestmark = [pytest.mark.window]
 
 PHONES = {"F1_PHONE_HOST": "127.0.0.1", "F1_PHONE_PORT": "0"}
 
@@ -137,16 +140,14 @@ def test_sigterm_quits_without_a_question(tmp_path):
     """Defect 15: SIGTERM opened "Quit?" on the screen instead of quitting (a shutdown then killed the app)."""
     import json
     import signal
-    import time
 
     from tests.companion.test_app_window import start
+    from tests.wait import poll
 
     out = tmp_path / "seen.json"
     proc = start("race_then_wait", out, tmp_path / "data")
     try:
-        end = time.monotonic() + 60
-        while not out.exists() and proc.poll() is None and time.monotonic() < end:
-            time.sleep(0.05)
+        poll(lambda: out.exists() or proc.poll() is not None, 60)  # it said it is ready, or it ended
         assert out.exists(), proc.stderr.read().decode(errors="replace")[-2000:] if proc.poll() is not None else ""
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(20) == 0

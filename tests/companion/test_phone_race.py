@@ -33,8 +33,9 @@ from tests.phones.browser import Browser, Page
 from tests.phones.player import press
 from tests.web.engines import MISSING
 from tests.web.test_seat_page import boot
+from tests.wait import poll, until
 
-pytestmark = pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")
+pytestmark = [pytest.mark.whole, pytest.mark.browser, pytest.mark.window, pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")]
 
 RELOAD_AT = 1  # the turn whose `lap` the page reloads in the middle of
 FREEZE_AT = 3  # the turn during which the next car's page is frozen
@@ -100,19 +101,23 @@ def start(python, env, scenario, out):
 
 def seen(out, proc, pred, timeout=90, what="the app's next step"):
     """The app's notes once pred(notes) holds."""
-    end = time.monotonic() + timeout
-    while True:
+    last = {}
+
+    def look():
         try:
             got = json.loads(out.read_text())
         except (OSError, ValueError):
             got = {}
+        last["got"] = got
         assert "error" not in got, got["error"]
         if pred(got):
             return got
         if proc.poll() is not None:
             raise AssertionError("the app ended before %s: %s" % (what, proc.stderr.read().decode(errors="replace")[-3000:]))
-        assert time.monotonic() < end, "%s: not reached (%s)" % (what, {k: got.get(k) for k in ("turn", "speed", "steps")})
-        time.sleep(0.05)
+        return None
+
+    return until(look, timeout, what, every=0.05,
+                 seen=lambda: {k: last["got"].get(k) for k in ("turn", "speed", "steps")})
 
 
 def open_phone(browser, url):
@@ -159,7 +164,7 @@ def set_speed(page, taken):
         elif "YOUR TURN" in shown:
             press(page, "OK")
         else:
-            time.sleep(0.05)
+            poll(lambda shown=shown: rows(page) != shown or taken(), max(0.0, end - time.monotonic()), 0.05)
         if time.monotonic() > end:
             raise AssertionError("the speed never reached the table: the phone shows %r" % shown)
 
@@ -219,7 +224,7 @@ def test_a_whole_race_of_three_phones_with_a_reload_a_freeze_and_the_app_killed(
                     boot(page)  # the firmware again, from the car stored with the lap's journal line
                 if n == FREEZE_AT:
                     seen(out, proc, lambda g, n=n: g.get("kill") or g.get("turn", {}).get("n", -1) > n)
-                    time.sleep(1.0)  # its turn sent to it, the page still frozen
+                    time.sleep(1.0)  # real time is the point: its turn sent to it, the page stays frozen a while (a phone put away)
                     cdp(frozen, "Page.setWebLifecycleState", {"state": "active"})
                 n += 1
             final = got

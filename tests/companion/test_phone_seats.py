@@ -13,15 +13,15 @@ Cost: about 35 s (two app starts, two browsers, the firmware booted three times)
 
 import json
 import subprocess
-import time
 
 import pytest
 
 from tests.companion.test_any_tablet import ROOT, tablet_env
 from tests.web.engines import MISSING, open_engine, phone_id, visit
 from tests.web.test_seat_page import boot
+from tests.wait import poll
 
-pytestmark = pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")
+pytestmark = [pytest.mark.browser, pytest.mark.window, pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")]
 LINKED = "Linked to the tablet."
 LEFT = "The table left this game; this phone links again when the game is continued."
 
@@ -36,8 +36,7 @@ def shows(page):
 
 def _seen(out, proc, key, timeout=90):
     """The app's notes once they hold `key` (the scenario writes them at each stage)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
+    def look():
         try:
             seen = json.loads(out.read_text())
         except (OSError, ValueError):
@@ -47,8 +46,12 @@ def _seen(out, proc, key, timeout=90):
             return seen
         if proc.poll() is not None:
             raise AssertionError("the app ended before %r: %s" % (key, proc.stderr.read().decode(errors="replace")[-3000:]))
-        time.sleep(0.1)
-    raise TimeoutError("the app did not reach %r" % key)
+        return None
+
+    seen = poll(look, timeout, 0.1)
+    if seen is None:
+        raise TimeoutError("the app did not reach %r" % key)
+    return seen
 
 
 def test_a_phone_plays_its_seat_on_the_firmware_page_of_a_tablet_without_micropython(tmp_path):
@@ -78,9 +81,7 @@ def test_a_phone_plays_its_seat_on_the_firmware_page_of_a_tablet_without_micropy
             assert not any(dev in t for t in paired["found"])  # on its seat's card, not in the Picos' list
             assert first in paired["served"]  # still served while its phone holds it (no 4002)
             page.wait(lambda: "YOUR TURN" in shows(page), timeout=30, what="the phone told it is its turn")
-            for name in ("OK", "UP", "UP", "UP", "OK"):  # the speed dial: open it, 60, set it
-                page.tap(name)
-                time.sleep(0.3)
+            page.press("OK", "UP", "UP", "UP", "OK")  # the speed dial: open it, 60, set it
             try:
                 seen = _seen(out, proc, "speed", 30)
             except TimeoutError:

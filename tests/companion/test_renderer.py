@@ -6,6 +6,8 @@ import pytest
 
 from tests.companion.test_app_window import run
 
+pytestmark = [pytest.mark.window]
+
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads Linux's /proc/self/statm")
 def test_taps_on_the_race_screen_do_not_grow_the_app_and_nothing_is_multisampled(tmp_path):

@@ -3,7 +3,10 @@ the tablet, each turn its player's finger held on the covered screen and its but
 on the buttons that change the screen, the app killed (SIGKILL) with a hand open and continued from the setup
 to the end and its Results. The scenarios are in tests/companion/whole_games.py."""
 
+import pytest
 from tests.companion.test_whole_race_window import halves
+
+pytestmark = [pytest.mark.whole, pytest.mark.window]
 
 
 def test_a_whole_formula5_game_through_the_window_with_back_double_taps_and_a_kill(tmp_path):

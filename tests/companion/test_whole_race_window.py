@@ -3,12 +3,15 @@ widgets, as a table of three plays it: Back where people press it, double taps o
 screen under the finger, the app killed (SIGKILL) in the middle of a turn and continued, the race finished.
 The scenarios are in tests/companion/whole_games.py."""
 
+import pytest
 import json
 import os
 import signal
 import subprocess
 import sys
-import time
+from tests.wait import poll
+
+pytestmark = [pytest.mark.whole, pytest.mark.window]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -34,9 +37,7 @@ def halves(tmp_path, first, second, seed, timeout=150):
     out = tmp_path / (first + ".json")
     proc = start(first, out, data, seed)
     try:
-        end = time.monotonic() + timeout
-        while not out.exists() and proc.poll() is None and time.monotonic() < end:
-            time.sleep(0.05)
+        poll(lambda: out.exists() or proc.poll() is not None, timeout)  # it said it is ready, or it ended
         before = seen_of(out, proc)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
@@ -44,9 +45,7 @@ def halves(tmp_path, first, second, seed, timeout=150):
         if proc.poll() is None:
             proc.kill()
     # the killed app's virtual dashboards die with it (they are its children)
-    end = time.monotonic() + 10
-    while any(alive(pid) for pid in before["children"]) and time.monotonic() < end:
-        time.sleep(0.05)
+    poll(lambda: not any(alive(pid) for pid in before["children"]), 10)
     assert not any(alive(pid) for pid in before["children"])
     out = tmp_path / (second + ".json")
     proc = start(second, out, data, seed)

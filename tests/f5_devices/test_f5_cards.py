@@ -5,12 +5,15 @@ told one after the other, the history, Results at the end and from Saved games, 
 tablet; and every Formula 5 screen from 800x480 to 1920x1200 for five and two players, screenshots in the test's
 tmp dir."""
 
+import pytest
 import json
 import os
 import subprocess
 import sys
 
 from shared_rules.f5.cards import PIT_SIDE
+
+pytestmark = [pytest.mark.window]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SEED = 3

@@ -5,7 +5,8 @@ cars without a player. The players choose as the simple bot would, so the game t
 out exactly as the engine plays it alone with the same seed."""
 
 import os
-import time
+
+import pytest
 
 from companion.f5.referee import F5Referee
 from companion.link_bridge import LinkBridge
@@ -16,6 +17,7 @@ from shared_rules.f5.cards import COLOURS, FIRST_PIT, colour
 from shared_rules.f5.game import PIT, Game
 from tests.firmware.dash import VirtualDashboard, modes
 from tests.link.harness import FAST, FakeUsb, raw_pty
+from tests.wait import until
 
 SEED = 2026
 PLAYERS = [0, 1, 2]  # cars 0 and 1 on dashboards, 2 a bot; 3 and 4 have no player
@@ -49,11 +51,7 @@ class Seat:
 
 
 def pump(bridge, pred, timeout=20):
-    end = time.monotonic() + timeout
-    while not pred():
-        bridge.poll()
-        assert time.monotonic() < end, "the table did not get there"
-        time.sleep(0.005)
+    until(pred, timeout, "the table to get there", every=0.005, meanwhile=bridge.poll)
 
 
 def press_move(d, hand, ev):
@@ -81,6 +79,7 @@ def press_move(d, hand, ev):
     d.tap("OK")  # CONFIRM PIT
 
 
+@pytest.mark.whole
 def test_a_whole_game_through_the_dashboards(tmp_path):
     usb = FakeUsb()
     seats = {}

@@ -4,7 +4,10 @@ the pairing of five players' dashboards, the table with 5, 4 and 2 players, the 
 question Back asks before leaving it.
 Screenshots: screenshots/f5-<screen>-<n>p-<w>x<h>.png (gitignored), for a person to look at."""
 
+import pytest
 from tests.companion.test_app_window import run
+
+pytestmark = [pytest.mark.window]
 
 SCREENS = ["setup-5p", "resume-5p", "pairing-5p", "table-5p", "table-4p", "table-2p", "over-2p", "question-2p"]
 SIZES = ["1280x800", "1920x1200", "800x480"]

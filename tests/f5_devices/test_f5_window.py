@@ -1,6 +1,7 @@
 """The companion app's Formula 5 screens in a real (offscreen) window: the game chosen on the setup screen,
 a solo game of bots played by the tablet, left and resumed from its log, the rows sliding to the positions."""
 
+import pytest
 import json
 import os
 import subprocess
@@ -8,6 +9,8 @@ import sys
 
 from shared_rules.f5 import bot
 from shared_rules.f5.game import Game
+
+pytestmark = [pytest.mark.window]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHOTS = os.path.join(ROOT, "screenshots")

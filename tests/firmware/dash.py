@@ -191,7 +191,7 @@ class VirtualDashboard:
                     raise RuntimeError("firmware exited: %s" % err)
                 if time.monotonic() > end:
                     raise TimeoutError("no viewer channel at " + self.sock_path)
-                time.sleep(0.01)
+                time.sleep(0.01)  # the poll period while the firmware opens its socket (nothing to wait on before it)
         self.sock = s
         self.sent = 0
         self.dead = False
@@ -295,7 +295,7 @@ class VirtualDashboard:
 
     def hold(self, name, seconds):
         self.press(name)
-        time.sleep(seconds)
+        time.sleep(seconds)  # real time is the point: the firmware times a long press on its own clock (ticks_ms)
         self.release(name)
 
     def kill(self):

@@ -19,6 +19,14 @@ class Tablet:
         self.notes = []
         self.cond = threading.Condition()
         self.session = tablet.Session(self._write, self.devices, self.now())
+        self.frames = []  # every message the dashboard sent, in order (its heartbeats too, which make no note)
+        handle = self.session._handle
+
+        def seen(msg, now_ms, notes):
+            self.frames.append(msg)
+            handle(msg, now_ms, notes)
+
+        self.session._handle = seen
         self.running = True
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._tick, daemon=True).start()
@@ -47,7 +55,7 @@ class Tablet:
         while self.running:
             with self.cond:
                 self.session.tick(self.now())
-            time.sleep(0.05)
+            time.sleep(0.05)  # the tablet's tick period (a pump, as the app's Clock): no wait for anything
 
     def wait_note(self, pred, timeout=10):
         with self.cond:
@@ -269,7 +277,7 @@ def test_a_damaged_save_warning_stays_until_a_key(tmp_path):
         assert d.rows()[0] == "SAVE DAMAGED"
         assert t.command("c1", "deal", {"card": "QR"})[0] == "done"  # applied: the car has the card...
         d.wait(lambda: d.car()["hand"] == ["QR"])
-        time.sleep(4.5)  # ...but the screen keeps the warning, past a message's time-out too
+        time.sleep(4.5)  # real time is the point: past a message's time-out on the firmware's own clock, the screen keeps the warning
         assert d.rows()[0] == "SAVE DAMAGED", d.screen()
         said = []
         for _ in range(8):  # OK turns the warning's pages (never cut), and closes it on its last
@@ -302,7 +310,13 @@ def test_an_acknowledged_event_is_not_sent_again_after_a_restart(tmp_path):
     t = Tablet(d)  # a tablet that never saw that event
     try:
         t.wait_note(lambda n: n[0] == "hello")
-        time.sleep(1.5)  # three of the dashboard's resend periods
+        # An event restored with the save would be in the dashboard's outbox, resent from its first tick on, and
+        # counted in each heartbeat ("q") until acknowledged: a heartbeat with none queued, after the hello, says
+        # the moment has passed (the line never reorders: a resend would have come before it).
+        with t.cond:
+            hello = next(i for i, m in enumerate(t.frames) if m.get("t") == "hello")
+            assert t.cond.wait_for(lambda: any(m.get("t") == "hb" and not m.get("q") for m in t.frames[hello:]), 10), \
+                t.frames[hello:]
         assert not [n for n in t.notes if n[0] == "event" and n[2] == ev[2]]
     finally:
         t.stop()

@@ -10,6 +10,8 @@ import pytest
 from tests import mpy
 from tools.pico_manifest import run_manifest
 
+pytestmark = [pytest.mark.slow]
+
 ROOT = mpy.ROOT
 FIRMWARE_MANIFEST = os.path.join(ROOT, "firmware", "manifest.py")
 

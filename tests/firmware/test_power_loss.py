@@ -2,6 +2,7 @@
 and restarted on the same state file. Whatever it restores must be a state it really was in, no older than its last finished save
 and at most the one press in flight behind; the file is never found damaged."""
 
+import pytest
 import os
 import random
 import subprocess
@@ -11,6 +12,8 @@ import time
 from tests.firmware.dash import VirtualDashboard
 from tests.firmware.test_linked import Tablet
 from tests.portable import link_script
+
+pytestmark = [pytest.mark.slow]
 
 
 # One turn of standalone play: start, speed +20, end turn. Every OK changes the car.
@@ -60,7 +63,7 @@ def test_random_power_cuts_keep_the_state(dash):
         stop = threading.Event()
         t = threading.Thread(target=drive, args=(stop,), daemon=True)
         t.start()
-        time.sleep(rnd.uniform(0.02, 0.4))
+        time.sleep(rnd.uniform(0.02, 0.4))  # real time is the point: the power goes at a random instant of play
         stop.set()
         d.kill()  # reads everything the firmware said before the cut
         t.join(5)
@@ -88,7 +91,7 @@ def test_cut_during_the_save_itself(dash):
         d.tap("OK")  # start a turn: SET SPEED
         before = car_key(d.state)
         d.sock.sendall(b"T UP\nT OK\n")  # the OK sets the speed and triggers a save
-        time.sleep(0.0005 * k)
+        time.sleep(0.0005 * k)  # real time is the point: the cut lands k half-milliseconds into the save
         d.kill()
         d.start()
         assert "DAMAGED" not in d.screen()
@@ -157,7 +160,7 @@ def test_power_cuts_while_the_tablet_sends_commands(tmp_path):
                 for c in cmds[answered : answered + 6]:  # the one in flight again (a repeat if it was kept)
                     t.devices["jcut"].submit(*c)
                 t.session.pump(t.now())
-            time.sleep(rnd.uniform(0.0, 0.03))
+            time.sleep(rnd.uniform(0.0, 0.03))  # real time is the point: the cut falls at a random instant of the commands
             d.kill()
             t.stop()
             with t.cond:

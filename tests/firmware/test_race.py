@@ -1,7 +1,10 @@
 """A whole scripted 10-lap race for six players, each on a virtual dashboard driven through its buttons."""
 
+import pytest
 from tests import mpy
 from tests.firmware.race_script import run_race
+
+pytestmark = [pytest.mark.whole]
 
 
 def test_ten_lap_six_player_race(tmp_path):

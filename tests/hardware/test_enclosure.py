@@ -11,9 +11,9 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCAD = os.path.join(ROOT, "hardware", "enclosure.scad")
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     shutil.which("openscad") is None, reason="openscad is not installed (CI installs it from .ci/apt-deps)"
-)
+)]
 
 
 def parameter(name):

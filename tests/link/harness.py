@@ -17,6 +17,7 @@ from firmware.restore import decode, read_journal, replay
 from shared_rules.f1.car import Car, apply_command
 from companion.transport.pyserial_backend import PICO_PID, PICO_VID, PyserialPorts
 from tests import mpy
+from tests.wait import poll, until
 
 FAST = {"hello_retry": 150, "command_retry": 250, "heartbeat": 400, "silent": 1000, "scan_s": 0.1}
 
@@ -218,7 +219,7 @@ class Relay:
                 ready = select.select(fds, [], [], 0.005)[0] if fds else []
             except (OSError, ValueError):
                 ready = []
-                time.sleep(0.005)
+                time.sleep(0.005)  # the relay's own pace while a closed fd is swapped out: a loop period, no wait
             with self.lock:
                 for fd in ready:
                     if fd not in (self.dash_fd, self.tab_fd):
@@ -259,13 +260,8 @@ def transport(usb, timing=None):
 
 
 def wait_for(fn, timeout=10.0, step=0.02):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        v = fn()
-        if v:
-            return v
-        time.sleep(step)
-    return fn()
+    """fn()'s first truthy value within timeout seconds, else its last (the caller asserts and says what)."""
+    return poll(fn, timeout, step)
 
 
 class Notes:
@@ -295,7 +291,7 @@ def _quiet(notes, gap, limit):
     end = time.monotonic() + limit
     seen = len(notes.drain())
     while time.monotonic() < end:
-        time.sleep(gap)
+        time.sleep(gap)  # real time is the point: a soak's figure, quiet for `gap` seconds
         now = len(notes.drain())
         if now == seen:
             return 1
@@ -338,13 +334,13 @@ def soak(tmpdir, dashboards=6, hz=20, seconds=30.0):
         wait_for(lambda: all(t.status(dev) == "connected" for dev in devs), 10)
         notes.drain()
         start = len(notes.all)
-        time.sleep(seconds)
+        time.sleep(seconds)  # real time is the point: the soak runs this long (a benchmark's figure)
         for d in dashes:
             d.pause()
         paused = time.monotonic()
         notes.drain()
         at_pause = len(notes.all)
-        time.sleep(0.3)
+        time.sleep(0.3)  # real time is the point: the frames still in flight within 300 ms are a soak's figure
         late = len(notes.drain()) - at_pause  # frames still in flight 0 to 300 ms after the senders stopped
         drained = _quiet(notes, 0.3, 10.0)  # whatever was still queued has come by then: nothing piles up
         drain_s = time.monotonic() - paused
@@ -372,3 +368,32 @@ def soak(tmpdir, dashboards=6, hz=20, seconds=30.0):
             d.resume()
             d.kill()
             os.close(d.slave)
+
+
+def heard_to_now(transport, dev, meanwhile, timeout=10.0):
+    """Returns once every frame dashboard `dev` wrote before now has reached the app (`meanwhile`, the bridge's
+    poll, has taken its notes): the signal that a moment has passed, for "nothing more came" checks.
+
+    The tablet asks the dashboard for its state ("get") twice. The line never reorders, so each answer comes after
+    everything the dashboard wrote before it; and the transport's reader posts a read's notes before it reads
+    again, so once the second answer is handled the notes up to the first are on the queue for `meanwhile`."""
+    with transport.lock:
+        session = transport.devices[dev].session
+    answers = []
+    handle = session._handle
+
+    def spy(msg, now_ms, notes):
+        handle(msg, now_ms, notes)
+        if msg.get("t") == "st":
+            answers.append(msg)
+
+    session._handle = spy
+    try:
+        for k in (1, 2):
+            with transport.lock:
+                session._send({"t": "get"}, int(time.monotonic() * 1000))
+            transport._flush(session)
+            until(lambda k=k: len(answers) >= k, timeout, "dashboard %s's answer to a get" % dev, meanwhile=meanwhile)
+    finally:
+        del session._handle  # the class's own again
+    meanwhile()

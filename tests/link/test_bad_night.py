@@ -20,6 +20,7 @@ from shared_rules.f1 import car as f1car
 from shared_rules.f1.car import Car
 from shared_rules.link import tablet
 from shared_rules.link.dashboard import DashboardProtocol
+from tests.wait import poll
 
 FAST = {"hello_retry": 150, "command_retry": 250, "heartbeat": 400, "silent": 1000, "scan_s": 0.05}
 
@@ -99,13 +100,7 @@ class MemDashboard(PortSource):
 
 
 def pump(bridge, pred, timeout=10.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        bridge.poll()  # whatever the frames held: nothing may escape
-        if pred():
-            return True
-        time.sleep(0.005)
-    return pred()
+    return poll(pred, timeout, 0.005, meanwhile=bridge.poll)  # whatever the frames held: nothing may escape
 
 
 class Rig:

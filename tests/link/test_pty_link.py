@@ -98,8 +98,18 @@ def test_dashboard_restart_mid_command_applies_nothing_twice(rig, when):
         assert wait_for(lambda: dash.saved()[1] == [cmds[0][0]], 5)  # applied and saved, ack lost
     else:
         relay.down.blackhole = True
+        lost = []  # the command's frames the dead line swallowed
+
+        def watch(way, line):
+            if way == "down" and cmds[0][0].encode() in line:
+                lost.append(line)
+            return [line]
+
+        relay.sieve = watch
         t.send("dash-1", cmds[0][1], cmds[0][2], cmds[0][0])
-        time.sleep(0.3)  # sent (and resent) into a dead line: the dashboard never saw it
+        # sent, and resent, into a dead line: the dashboard never saw it
+        assert wait_for(lambda: len(lost) >= 2, 5), "the command was not sent and resent"
+        relay.sieve = None
         assert dash.saved() == (None, [])
     dash.kill()
     relay.inject("up", b"Traceback (most recent call last):\r\nKeyboardInterrupt\r\nMPY: soft reboot\r\n")
@@ -133,7 +143,7 @@ def test_power_cuts_at_random_instants_lose_no_acked_command_and_apply_none_twic
             hellos = len(notes.of("hello"))
             for cid, name, args in cmds[cut * 4 : cut * 4 + 4]:  # four more; the tablet sends one at a time
                 t.send("dash-1", name, args, cid)
-            time.sleep(rnd.uniform(0.0, 0.02))  # a few ms each: the cut falls in the middle of the four
+            time.sleep(rnd.uniform(0.0, 0.02))  # real time is the point: a few ms each, the cut falls in the middle of the four
             dash.kill()
             # Acknowledged: sent and no longer pending, as the tablet knows it. Not the notes drained so far: the
             # transport writes the next command before it posts the note of the ack that let it go, so on a busy
@@ -192,7 +202,7 @@ def test_link_status_follows_a_silent_dashboard_and_ports_of_other_devices_are_i
         assert wait_for(lambda: t.status("dash-1") == CONNECTED, 10)
         dash.pause()  # hung dashboard: the port stays, the frames stop
         assert wait_for(lambda: t.status("dash-1") == SILENT, 3)
-        time.sleep(0.3)  # the UI hears of it at the next scan
+        assert wait_for(lambda: [n[2] for n in notes.of("status", "dash-1")][-1:] == [SILENT], 3)  # the UI heard of it
         dash.resume()
         assert wait_for(lambda: t.status("dash-1") == CONNECTED, 3)
         statuses = wait_for(lambda: [n[2] for n in notes.of("status", "dash-1")][-3:] == [CONNECTED, SILENT,

@@ -6,10 +6,11 @@ Debian's chromium-driver (never a downloaded browser or driver). One browser, a 
         page.tap("OK"); page.screen() -> (frame number, the 1024-byte SSD1306 buffer the canvas shows)
 """
 
+import atexit
 import os
 import shutil
 import tempfile
-import time
+from tests.wait import poll
 
 CHROMIUM = "/usr/bin/chromium"
 DRIVER = "/usr/bin/chromedriver"
@@ -83,6 +84,24 @@ class Page:
             self.tap(name)
             self.wait(lambda frame=frame: self.dash()["frame"] > frame, what="the frame of " + name)
 
+    def count_dials(self):
+        """From now on window.dials counts the link sockets the page opens, window.closes those closed (its
+        WebSocket constructor wrapped)."""
+        self.js("if (window.dials === undefined) { const W = window.WebSocket; window.dials = 0; window.closes = 0;"
+                " window.WebSocket = function (...a) { window.dials++; const s = new W(...a);"
+                " s.addEventListener('close', () => { window.closes++; }); return s; };"
+                " window.WebSocket.prototype = W.prototype;"
+                " Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3}); }")
+
+    def dials(self):
+        return self.js("return window.dials")
+
+    def after_timers(self, ms):
+        """Return once a timer of the page's own, set now for `ms` ms, has fired: every timer the page had set for
+        sooner (a retry, a watchdog) has run before it, in the page's own order."""
+        self._focus()
+        self.browser.driver.execute_async_script("setTimeout(arguments[arguments.length - 1], arguments[0])", ms)
+
     def tap(self, *names):
         """Touch each button as a finger does (pointer events, through the browser's own input)."""
         from selenium.webdriver.common.by import By
@@ -108,17 +127,18 @@ class Page:
         return self.browser.driver.find_element(By.ID, element_id).text
 
     def wait(self, pred, timeout=15, what="the page"):
-        end = time.monotonic() + timeout
-        while True:
-            got = pred()
-            if got:
-                return got
-            if time.monotonic() > end:
-                raise TimeoutError("%s: condition not met (%s)" % (what, self.dash()))
-            time.sleep(0.03)
+        got = poll(pred, timeout, 0.03)
+        if not got:
+            raise TimeoutError("%s: condition not met (%s)" % (what, self.dash()))
+        return got
 
 
 class Browser:
+    """One Chromium for the tests of one process (an xdist worker): started by the first test that asks, kept between
+    tests and modules, and handed to the next one clean (one blank window; every other window closed, and with them
+    what a test set on its pages: touch emulation, scripts run on each new document, frozen states; the cache and
+    the cookies cleared). A test that needs two at once (two phones) gets a second one of its own."""
+
     def __init__(self):
         self.profile = None
         self.driver = None
@@ -126,6 +146,13 @@ class Browser:
         self.pages = []
 
     def __enter__(self):
+        if _IDLE:
+            self.driver, self.profile = _IDLE.pop()
+        else:
+            self._start()
+        return self
+
+    def _start(self):
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
 
@@ -137,7 +164,6 @@ class Browser:
         # the driver given by path: Selenium's own manager would otherwise look for (and download) one
         self.driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
         self.driver.set_script_timeout(10)
-        return self
 
     def open(self, url):
         if self.pages:
@@ -148,8 +174,45 @@ class Browser:
         self.pages.append(page)
         return page
 
+    def _clean(self):
+        """One blank window left, as the browser started; False if the browser could not be brought back so."""
+        d = self.driver
+        try:
+            before = d.window_handles
+            d.switch_to.new_window("window")
+            fresh = d.current_window_handle
+            for handle in before:
+                d.switch_to.window(handle)
+                d.close()
+            d.switch_to.window(fresh)
+            d.execute_cdp_cmd("Network.clearBrowserCache", {})
+            d.execute_cdp_cmd("Network.clearBrowserCookies", {})
+            return True
+        except Exception:  # a crashed tab, a driver gone: this one is not reused
+            return False
+
     def __exit__(self, *exc):
-        if self.driver is not None:
-            self.driver.quit()
-        if self.profile is not None:
-            shutil.rmtree(self.profile, ignore_errors=True)
+        self.current, self.pages = None, []
+        if self.driver is not None and not _IDLE and self._clean():
+            _IDLE.append((self.driver, self.profile))
+        else:
+            _quit(self.driver, self.profile)
+        self.driver = self.profile = None
+
+
+_IDLE = []  # (driver, profile) of this process's Chromium while no test holds it: at most one
+
+
+def _quit(driver, profile):
+    try:
+        if driver is not None:
+            driver.quit()
+    finally:
+        if profile is not None:
+            shutil.rmtree(profile, ignore_errors=True)
+
+
+@atexit.register
+def _quit_idle():
+    while _IDLE:
+        _quit(*_IDLE.pop())

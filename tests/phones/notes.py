@@ -2,7 +2,7 @@
 read by the test that drives the phones beside it."""
 
 import json
-import time
+from tests.wait import until
 
 
 def record(out):
@@ -15,13 +15,15 @@ def record(out):
 
 def seen(out, proc, pred, timeout=40):
     """The notes once pred(notes) holds; the app's error, its end or the timeout fail the test with what it said."""
-    end = time.monotonic() + timeout
-    while True:
-        got = record(out)
+    last = {}
+
+    def look():
+        got = last["got"] = record(out)
         assert "error" not in got, got["error"]
         if pred(got):
             return got
         assert proc.poll() is None, proc.stderr.read().decode(errors="replace")[-3000:]
-        assert time.monotonic() < end, "the app did not get there: %s" % {
-            k: got.get(k) for k in ("events", "steps", "to_play") if k in got}
-        time.sleep(0.05)
+        return None
+
+    return until(look, timeout, "the app to get there", every=0.05,
+                 seen=lambda: {k: last["got"].get(k) for k in ("events", "steps", "to_play") if k in last["got"]})

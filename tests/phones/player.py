@@ -7,6 +7,7 @@ import time
 from shared_rules.f5.cards import COLOURS, FIRST_PIT, colour
 from shared_rules.f5.game import PIT
 from tests.firmware.dash import text_rows
+from tests.wait import poll
 
 
 def press(page, name):
@@ -14,9 +15,7 @@ def press(page, name):
     frame = "return window.dash.frame"  # the frame count alone: the whole window.dash carries the link's log
     before = page.js(frame)
     page.tap(name)
-    end = time.monotonic() + 3
-    while page.js(frame) == before and time.monotonic() < end:
-        time.sleep(0.02)
+    poll(lambda: page.js(frame) != before, 3, 0.02)  # no frame may come (a press that changes nothing)
 
 
 def group(card):
@@ -48,7 +47,7 @@ def open_hand(page):
             from_turn = True
             press(page, "OK")
         elif top.startswith(("WAIT", "RACE OVER")) or not top:
-            time.sleep(0.05)
+            poll(lambda top=top: rows(page)[0] != top, max(0.0, end - time.monotonic()), 0.05)  # until the screen changes
         else:
             from_turn = False
             press(page, "OK")  # a message: any button dismisses it
@@ -82,9 +81,6 @@ def play(page, hand, ev, taken):
                 break
             press(page, key)
         else:
-            end = time.monotonic() + 5
-            while time.monotonic() < end:
-                if rows(page)[0].startswith(sent) or taken():
-                    return
-                time.sleep(0.03)
+            if poll(lambda: rows(page)[0].startswith(sent) or taken(), 5, 0.03):
+                return
     raise AssertionError("the move %s did not go out: %s" % (ev, rows(page)))

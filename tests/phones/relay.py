@@ -14,6 +14,7 @@ class Relay:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.cut_now = False
+        self.swallowed = 0  # bytes from the phones the black hole took
         self.pairs = []
         self.lock = threading.Lock()
         self.running = True
@@ -51,6 +52,8 @@ class Relay:
                         return
                     if pair["dead"] or self.cut_now:
                         pair["dead"] = True
+                        if s is pair["client"]:
+                            self.swallowed += len(data)
                         continue  # swallowed: the black hole
                     other = pair["server"] if s is pair["client"] else pair["client"]
                     other.sendall(data)

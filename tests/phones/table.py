@@ -23,6 +23,7 @@ from companion.phones import table as phone_table
 from companion.transport import AllPorts, NoPorts, Transport
 from companion.transport.websocket_backend import LinkPorts
 from tests.link.harness import FAST
+from tests.wait import poll
 
 
 _FILES = []
@@ -46,6 +47,7 @@ class Table:
         self.ref = None
         self.urls = {}
         self.running = False
+        self.polls = 0  # passes of the bridge poll (the app's Clock) so far
 
     def start(self):
         self.links = LinkPorts()
@@ -100,10 +102,11 @@ class Table:
             self.ready.set()
         while self.running:
             self.bridge.poll()
+            self.polls += 1
             while not self.calls.empty():
                 fn, done = self.calls.get()
                 done.append(fn())
-            time.sleep(0.01)
+            time.sleep(0.01)  # the app's Clock period: this thread pumps the bridge, it waits for nothing
         self.ref.close()
 
     def on_table(self, fn, timeout=30):
@@ -119,11 +122,8 @@ class Table:
         return self.ref.pairs.get(seat)
 
     def wait(self, pred, timeout=30, what="the table"):
-        end = time.monotonic() + timeout
-        while not pred():
-            if time.monotonic() > end:
-                raise TimeoutError("%s: condition not met" % what)
-            time.sleep(0.02)
+        if not poll(pred, timeout, 0.02):
+            raise TimeoutError("%s: condition not met" % what)
 
     def stop(self):
         self.running = False

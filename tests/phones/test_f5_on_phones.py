@@ -18,7 +18,7 @@ from tests.phones.browser import MISSING, Browser
 from tests.phones.notes import record, seen
 from tests.phones.player import play, rows
 
-pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+pytestmark = [pytest.mark.slow, pytest.mark.whole, pytest.mark.browser, pytest.mark.skipif(MISSING is not None, reason=MISSING or "")]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHOTS = os.path.join(ROOT, "screenshots")

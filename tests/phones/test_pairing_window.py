@@ -5,10 +5,13 @@ cars, never shown), a player put on the tablet and back on a phone leaves nothin
 player put on the tablet deliberately is warned and gets a dashboard drawn on the table screen. Cost: one app
 run, ~20 s."""
 
+import pytest
 import json
 import os
 import subprocess
 import sys
+
+pytestmark = [pytest.mark.window]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

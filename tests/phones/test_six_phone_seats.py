@@ -15,7 +15,7 @@ from tests.phones.browser import MISSING, Browser
 from tests.phones.notes import record, seen
 from tests.web.engines import phone_id
 
-pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+pytestmark = [pytest.mark.whole, pytest.mark.browser, pytest.mark.skipif(MISSING is not None, reason=MISSING or "")]
 PHONES = 6
 LINKED = "Linked to the tablet."
 

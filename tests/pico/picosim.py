@@ -29,6 +29,7 @@ import time
 
 from firmware import pins
 from tests.firmware import dash
+from tests.wait import poll
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared", "picosim")
@@ -160,7 +161,7 @@ class Pico:
                     self.sock = None
             if time.monotonic() > end:
                 raise RuntimeError("picosim not up in %d s: %s" % (START_WALL_S, self.log()[-2000:]))
-            time.sleep(0.05)
+            time.sleep(0.05)  # the poll period while picosim opens its socket (nothing to wait on before it)
 
     def stop(self):
         """Ends the emulator (and its pty helper); safe to call twice."""
@@ -217,14 +218,15 @@ class Pico:
     def wait_emu(self, ms, since_ns=None, wall_limit_s=60):
         """Until ms of emulated time have passed since since_ns (default now); returns the time then."""
         start = self.t_ns() if since_ns is None else since_ns
-        end = time.monotonic() + wall_limit_s
-        while True:
-            t = self.t_ns()
-            if t - start >= ms * 1e6:
-                return t
-            if time.monotonic() > end:
-                raise TimeoutError("emulated time stuck at %d ns" % t)
-            time.sleep(0.003)
+        now = [start]
+
+        def passed():
+            now[0] = self.t_ns()
+            return now[0] - start >= ms * 1e6
+
+        if not poll(passed, wall_limit_s, 0.003):
+            raise TimeoutError("emulated time stuck at %d ns" % now[0])
+        return now[0]
 
     # ---- buttons ----
     def press(self, name):
@@ -271,16 +273,20 @@ class Pico:
 
     def settled(self, quiet_ms=300, min_frames=1, wall_limit_s=60):
         """Waits until min_frames frames were drawn and then none for quiet_ms (emulated); returns frames()."""
-        end = time.monotonic() + wall_limit_s
-        n, _ = self.frames()
-        while time.monotonic() < end:
+        seen = [self.frames()[0]]
+
+        def quiet():
             t = self.t_ns()
             n2, last = self.frames()
+            n, seen[0] = seen[0], n2
             if n2 == n and n2 >= min_frames and last is not None and t - last >= quiet_ms * 1e6:
                 return n2, last
-            n = n2
-            time.sleep(0.02)
-        raise TimeoutError("the screen never settled (%d frames): %s" % (n, self.log()[-1000:]))
+            return None
+
+        got = poll(quiet, wall_limit_s, 0.02)
+        if got is None:
+            raise TimeoutError("the screen never settled (%d frames): %s" % (seen[0], self.log()[-1000:]))
+        return got
 
     def screen(self):
         """The OLED as 64 lines of 128 characters, '#' lit, as a module mounted upright shows it."""
@@ -293,14 +299,16 @@ class Pico:
 
     def wait_rows(self, match, wall_s=30):
         """Polls rows() until match(rows) is true; returns those rows (TimeoutError with the last ones)."""
-        end = time.monotonic() + wall_s
-        while True:
-            rows = self.rows()
-            if match(rows):
-                return rows
-            if time.monotonic() > end:
-                raise TimeoutError("the screen never matched in %d s: %r" % (wall_s, rows))
-            time.sleep(0.03)
+        last = [None]
+
+        def matched():
+            rows = last[0] = self.rows()
+            return rows if match(rows) else None
+
+        rows = poll(matched, wall_s, 0.03)
+        if rows is None:
+            raise TimeoutError("the screen never matched in %d s: %r" % (wall_s, last[0]))
+        return rows
 
     def png(self, path):
         self.cmd("screen %s" % os.path.abspath(path))
@@ -353,11 +361,8 @@ class Pico:
         start can beat the emulated boot. A blank board has no boot file: its REPL is there at once."""
         if self._booting is None:
             return
-        end = time.monotonic() + wall_s
-        while self.frames()[0] <= self._booting:
-            if time.monotonic() > end:
-                raise TimeoutError("the boot file drew nothing in %d s: %s" % (wall_s, self.log()[-1000:]))
-            time.sleep(0.02)
+        if not poll(lambda: self.frames()[0] > self._booting, wall_s, 0.02):
+            raise TimeoutError("the boot file drew nothing in %d s: %s" % (wall_s, self.log()[-1000:]))
         self._booting = None
 
     def mpremote(self, *args, timeout=120):

@@ -15,7 +15,6 @@ says wall.
 import os
 import re
 import tempfile
-import time
 
 from firmware import restore
 from firmware.ondemand import journal, store
@@ -62,8 +61,7 @@ class Beat:
 
     def tap(self, key):
         p = self.pico
-        while p.t_ns() < self.next_ns:
-            time.sleep(0.002)
+        p.wait_emu(0, self.next_ns)  # the beat: the emulated time of this tap
         t = p.press(key)
         p.wait_emu(self.hold_ms, t)
         p.release(key)
@@ -259,8 +257,7 @@ class PlayerPace:
 
     def press(self, key):
         p = self.pico
-        while p.t_ns() < self.next_ns:
-            time.sleep(0.002)
+        p.wait_emu(0, self.next_ns)  # the player's pause, in emulated time
         t = p.press(key)
         p.wait_emu(self.hold_ms, t)
         r = p.release(key)

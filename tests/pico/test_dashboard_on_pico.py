@@ -5,6 +5,8 @@ journal of tablet commands, back where it was, then with a damaged save. About 6
 
 import time
 
+import pytest
+
 from firmware.ondemand import store
 from shared_rules.f1.car import Car
 from tests.pico import play
@@ -12,6 +14,7 @@ from tests.pico import play
 TURNS = 10  # 70 taps, 30 saves (about ten with a block erase)
 
 
+@pytest.mark.slow
 def test_fast_taps_while_it_saves_are_all_handled(pico):
     # A player tapping ten times a second, each tap held 30 ms. The save after each OK held the core 30 ms, 140 ms
     # when littlefs erased a block, and the buttons went unread meanwhile: a tap that came and went then was lost
@@ -90,6 +93,7 @@ def _damaged_save_reported(board, path):
     assert board.rows()[0] == "NEW RACE", board.rows()
 
 
+@pytest.mark.whole
 def test_a_whole_race_is_played_through_the_buttons_as_the_bench_plays_it(pico):
     # bench/pico_bench.py's figures for real play come from tests/pico/play.Race reading the OLED before each tap: the
     # day the dashboard's words move (the speed dial's NOW went to row 1, DN became DOWN) the player must still know

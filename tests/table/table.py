@@ -19,7 +19,6 @@ import json
 import os
 import random
 import sys
-import time
 import tracemalloc
 
 from companion.link_bridge import LinkBridge
@@ -35,6 +34,7 @@ from shared_rules.rng import Rng
 from tests.firmware.dash import VirtualDashboard, modes
 from tests.firmware.race_script import dial
 from tests.link.harness import FAST, NOISE, FakeUsb, raw_pty
+from tests.wait import poll
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fox"]
 # The firmware's screens (firmware/ui.py), as its viewer channel reports them.
@@ -172,9 +172,10 @@ class Seat:
 
 class Table:
     def __init__(self, workdir, seed, players=6, laps=5, lap_spaces=LAP_SPACES, faults=0, fault_rate=0.08,
-                 heap_every=0, timeout=30.0, dashboard=None, fault_kinds=FAULT_KINDS, line_noise=None):
+                 heap_every=0, timeout=30.0, dashboard=None, fault_kinds=FAULT_KINDS, line_noise=None, trace_from=None):
         """dashboard: keyword arguments for every VirtualDashboard (heap, micropypath, cwd); by default the
-        firmware's source tree in a 256 KB heap."""
+        firmware's source tree in a 256 KB heap. trace_from: the turn from which the tablet's allocations are traced
+        (tracemalloc; it doubles the tablet's time): the machinery samples before it are None."""
         self.workdir = workdir
         self.seed = seed
         self.laps = laps
@@ -189,6 +190,7 @@ class Table:
         self.applied = {}  # (dev, command name) -> how many the dashboard applied (acked), syncs included
         self.refused = {}  # (dev, command name) -> how many it refused
         self.heap_every = heap_every
+        self.trace_from = trace_from
         self.timeout = timeout
         self.rng = Rng(seed)  # the players' choices
         self.frng = random.Random(seed * 7919 + 1)  # the faults: apart, so both runs choose the same moves
@@ -282,14 +284,7 @@ class Table:
 
     # ---- waiting, as the app's Clock would poll ------------------------------------------------------
     def pump(self, pred, timeout=None):
-        end = time.monotonic() + (self.timeout if timeout is None else timeout)
-        while True:
-            self.bridge.poll()
-            if pred():
-                return True
-            if time.monotonic() > end:
-                return False
-            time.sleep(0.005)
+        return bool(poll(pred, self.timeout if timeout is None else timeout, 0.005, meanwhile=self.bridge.poll))
 
     def in_step(self):
         """Every dashboard connected, told everything, and showing exactly the table's car."""
@@ -477,6 +472,8 @@ class Table:
         while not self.ref.race.game_over and self.counts["turns"] < max_turns:
             self.play_turn()
             self.counts["turns"] += 1
+            if self.counts["turns"] == self.trace_from and not tracemalloc.is_tracing():
+                tracemalloc.start(1)
             if self.heap_every and self.counts["turns"] % self.heap_every == 0:
                 self.sample_memory()
         self.settle()
@@ -580,6 +577,8 @@ class Table:
         self.rss.append(rss_kb())
         if tracemalloc.is_tracing():
             self.machinery.append(tablet_heap_kb(self.ref))
+        elif self.trace_from is not None:
+            self.machinery.append(None)  # not traced yet
         self.log_kb.append(sum(len(json.dumps(e)) for e in self.ref.entries) // 1024)
         self.sample_turns.append(self.counts["turns"])
 

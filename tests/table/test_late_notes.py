@@ -15,11 +15,11 @@ Transport, LinkBridge, Referee; the two-car `table` of conftest.py). Cost: about
 """
 
 import threading
-import time
 
 import pytest
 
 from tests.table.test_one_truth import press_speed, syncs
+from tests.wait import poll
 
 
 class HeldNotes:
@@ -110,9 +110,4 @@ def test_an_event_behind_an_answer_is_compared_on_the_state_it_carries(table):
 
 def wait(pred, timeout=20):
     """Until pred() holds, without polling the bridge (the notes pile up in the queue)."""
-    end = time.monotonic() + timeout
-    while not pred():
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.005)
-    return True
+    return bool(poll(pred, timeout, 0.005))

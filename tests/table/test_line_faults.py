@@ -26,7 +26,10 @@ the last fault), both runs.
 Cost: about 30 s on a quiet machine (7 s clean, 23 s faulty).
 """
 
+import pytest
 from tests.table.table import LINE_FAULTS, run
+
+pytestmark = [pytest.mark.whole]
 
 SEED = 1962
 RACE = dict(players=3, laps=3, lap_spaces=12)

@@ -15,6 +15,8 @@ import pytest
 
 from tests.table.phone_table import LINK_FAULTS, PHONE_FAULTS, run
 
+pytestmark = [pytest.mark.whole]
+
 SEED = 1962
 RACE = dict(players=3, laps=3, lap_spaces=12)
 

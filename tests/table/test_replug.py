@@ -80,7 +80,7 @@ def _pty_at(path, kept):
             os.close(m)
             os.close(s)
             assert time.monotonic() < end, "%s was not freed (or another process holds it now)" % path
-            time.sleep(0.001)  # not freed yet, or freed and taken by another process (then it is there again)
+            time.sleep(0.001)  # the poll period: not freed yet, or freed and taken by another process (then it is there again)
     finally:
         for fd in held:
             os.close(fd)

@@ -7,8 +7,11 @@ The race here is the shortest the rules allow (3 laps) on a short stand-in lap (
 the suite's time budget; bench/table_bench.py plays the full 5-lap race the same way (see docs/benchmarks.md).
 """
 
+import pytest
 from tests import mpy
 from tests.table.table import FAULT_KINDS, run
+
+pytestmark = [pytest.mark.whole]
 
 SEED = 1962
 # Every dashboard in tests/mpy.RACE_HEAP: with test_soak.py and tests/firmware/test_race.py, the guard that the whole

@@ -67,6 +67,7 @@ def test_the_firmware_is_manifest_py_s_list_and_holds_no_seat(server):
 
 
 @pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")
+@pytest.mark.browser
 def test_a_reload_fetches_nothing_but_the_page(server):
     with open_engine("chromium") as browser:
         page = visit(browser, server.new_seat())

@@ -14,8 +14,9 @@ from shared_rules.link.tablet import Session
 from tests.link.harness import FAST
 from tests.web.engines import MISSING, SeatServer, open_engine, phone_id, visit
 from tests.web.test_seat_page import boot
+from tests.wait import poll
 
-pytestmark = pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")]
 
 
 def now_ms():
@@ -109,11 +110,8 @@ def browser():
 
 
 def wait(pred, timeout=20, what="the tablet"):
-    end = time.monotonic() + timeout
-    while not pred():
-        if time.monotonic() > end:
-            raise TimeoutError(what)
-        time.sleep(0.02)
+    if not poll(pred, timeout, 0.02):
+        raise TimeoutError(what)
     return pred()
 
 
@@ -180,7 +178,12 @@ def test_a_page_whose_seat_was_taken_says_so_and_stops(server, tablet, browser):
     assert page.js("return document.getElementById('OK').disabled")
     assert page.js("return getComputedStyle(document.getElementById('again')).display") == "block"
     sockets = len(tablet.sockets)
-    time.sleep(1.5)  # longer than the page's retry: it does not take the seat back by itself
+    page.count_dials()
+    # It does not take the seat back by itself: not when the network or the page comes back (what dials at once),
+    # not at its retry's time (the page's own timer, set for later than any retry, fires after it would have).
+    page.js("window.dispatchEvent(new Event('online')); document.dispatchEvent(new Event('resume'))")
+    page.after_timers(1500)
+    assert page.dials() == 0
     assert len(tablet.sockets) == sockets and not page.dash()["linked"]
 
 

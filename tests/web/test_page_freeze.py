@@ -14,7 +14,7 @@ from tests.web.engines import MISSING, open_engine, phone_id, visit
 from tests.web.test_seat_page import boot
 from tests.web.test_tablet_link import tablet  # noqa: F401  # the fixture: phones server, Transport, Notes
 
-pytestmark = pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")]
 
 # Installed before the page's own script on every load: each link socket's making and closing, in the page's time
 SOCKETS = """
@@ -33,7 +33,7 @@ window.WebSocket = class extends WebSocket {
 def freeze(browser, seconds):
     """The page frozen for `seconds`, then active again (as Chrome does to a tab it puts away and brings back)."""
     browser.driver.execute_cdp_cmd("Page.setWebLifecycleState", {"state": "frozen"})
-    time.sleep(seconds)
+    time.sleep(seconds)  # real time is the point: frozen this long, its link's socket is closed meanwhile
     browser.driver.execute_cdp_cmd("Page.setWebLifecycleState", {"state": "active"})
 
 

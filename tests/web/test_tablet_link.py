@@ -13,7 +13,7 @@ from tests.portable import link_script
 from tests.web.engines import MISSING, open_engine, phone_id, visit
 from tests.web.test_seat_page import boot
 
-pytestmark = pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(MISSING["chromium"] is not None, reason=MISSING["chromium"] or "")]
 TOKEN = "b" * 26
 
 

@@ -6,12 +6,14 @@ Each run is its own process (Kivy has one window per process), driven by tests/c
 Screenshots go to the test's own tmp_path (shots/), for a person to look at after a run (pytest keeps the last
 three runs' folders) and checked to be written by this run."""
 
-import pytest
 import json
 import os
 import signal
 import subprocess
 import sys
+import time
+
+import pytest
 
 from companion import theme
 from tests.wait import poll

@@ -27,10 +27,7 @@ _builtins()
 import time  # noqa: E402  (after _builtins: found at once)
 
 
-async def _restarts(run_app, pause, loop_goes_on):
-    """The restart loop, for both hosts: run the app; on an unexpected error print it and start it again.
-    run_app(app, board) runs one run to its end; pause() waits between runs; loop_goes_on: a browser's loop, which
-    runs on between runs (see mpy_internals.forget_run)."""
+def run():
     while True:
         try:
             gc.collect()
@@ -44,7 +41,7 @@ async def _restarts(run_app, pause, loop_goes_on):
             from firmware import app
 
             gc.collect()
-            await run_app(app, dev)
+            app.main(dev)
         except KeyboardInterrupt:
             raise
         except Exception as e:  # a bug must not leave a player with a dead dashboard
@@ -56,28 +53,10 @@ async def _restarts(run_app, pause, loop_goes_on):
         try:
             from firmware import mpy_internals
 
-            mpy_internals.forget_run(loop_goes_on)
+            mpy_internals.forget_run()
         except Exception:
             pass
-        await pause(500)
-
-
-async def _main_to_its_end(app, dev):
-    app.main(dev)  # asyncio.run inside: blocks until the run ends
-
-
-async def _sleep_ms(ms):
-    time.sleep_ms(ms)  # type: ignore[attr-defined]
-
-
-def run():
-    # Nothing in _restarts awaits anything that suspends here (its run and its pause block), so one send() runs
-    # it for good: it only ever ends by raising (Ctrl-C).
-    _restarts(_main_to_its_end, _sleep_ms, False).send(None)
-
-
-async def _start_to_its_end(app, dev):
-    await app.start(dev)
+        time.sleep_ms(500)
 
 
 async def start_async():
@@ -85,7 +64,27 @@ async def start_async():
     page's timers and there is no asyncio.run. The same restart after an error; the pause between runs is the loop's."""
     import asyncio
 
-    await _restarts(_start_to_its_end, asyncio.sleep_ms, True)  # type: ignore[attr-defined]
+    while True:
+        try:
+            gc.collect()
+            from firmware import board
+
+            dev = board.make_board()
+            gc.threshold(BOOT_GC_BYTES)
+            from firmware import app
+
+            gc.collect()
+            await app.start(dev)
+        except Exception as e:
+            sys.print_exception(e)  # type: ignore[attr-defined]
+        dev = None
+        try:
+            from firmware import mpy_internals
+
+            mpy_internals.forget_run(loop_goes_on=True)
+        except Exception:
+            pass
+        await asyncio.sleep_ms(500)  # type: ignore[attr-defined]
 
 
 if sys.platform != "webassembly":  # a page's loop cannot block: firmware/webport.py starts start_async() instead

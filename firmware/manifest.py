@@ -25,9 +25,9 @@ package("shared_rules", base_path="..")
 HOST_ONLY = ("host/__init__.py", "host/board_host.py", "host/link_main.py", "host/network_standin.py",
              "host/wifi_main.py")
 
-# Never frozen either: the phone's board and what the browser's MicroPython lacks (firmware/webport.py). The seat
-# page loads every module this file freezes, and these two (companion/phones/assets.py).
-WEB_ONLY = ("board_web.py", "webport.py")
+# Never frozen either: the phone's board, what the browser's MicroPython lacks (firmware/webport.py) and the browser's
+# asyncio internals it uses. The seat page loads every module this file freezes, and these (companion/phones/assets.py).
+WEB_ONLY = ("board_web.py", "webport.py", "mpy_internals_web.py")
 # Frozen, yet never sent to a phone: its page links over its own socket, never through a radio of its own.
 NOT_ON_PHONES = ("ondemand/wifi_link.py",)
 

@@ -2,7 +2,7 @@
 # @micropython/micropython-webassembly-pyscript, sys.platform "webassembly") is made to offer what this firmware uses
 # on a Pico. Its asyncio is the port's own (ports/webassembly/asyncio/core.py of MicroPython v1.27.0, the release
 # companion/phones/static/runtime pins), not the Pico's: the internals reached here are that module's, through
-# firmware/mpy_internals.py's web_* functions (as every internal the firmware uses). install() fills each gap before
+# firmware/mpy_internals_web.py's web_* functions (as every internal the firmware uses). install() fills each gap before
 # firmware/main.py loads; start() then runs the dashboard. Nothing else in the firmware knows it runs in a page; the
 # page's side of each gap is `dashpage`, a JS module the seat page registers (companion/phones/static/seat.js). The
 # gaps, and why each is filled this way:
@@ -18,7 +18,7 @@
 #   a press at once    the loop runs when its timer fires: a press that wakes the buttons' task would wait for a
 #                      setTimeout (4 ms at least when set from inside another timer's callback, much longer on a
 #                      slow phone: the most of a tap's time with the CPU slowed 4x). The page runs the loop's ready
-#                      tasks (mpy_internals.web_ready_runner) in the press's own input event instead: the frame is
+#                      tasks (mpy_internals_web.web_ready_runner) in the press's own input event instead: the frame is
 #                      on the canvas when the event returns. Safe: the page's events never come in the middle of a step.
 #   the loop's exception handler   app.py's handler ends the run by raising: asyncio.run would raise it to main.py.
 #                      Here it would escape into a JS timer and leave half the tasks running; it is thrown into the
@@ -46,7 +46,7 @@ import sys
 
 import dashpage  # type: ignore[import-not-found]  # registered by the seat page
 
-from firmware import mpy_internals
+from firmware import mpy_internals_web
 
 _POLLIN = 1
 
@@ -111,9 +111,9 @@ class _StdinQueue:
         if stream is not sys.stdin:
             raise OSError("the web port waits on stdin only")
         if dashpage.link_waiting():
-            mpy_internals.web_run_again()  # bytes already there
+            mpy_internals_web.web_run_again()  # bytes already there
         else:
-            self.waiting = mpy_internals.web_park(self)
+            self.waiting = mpy_internals_web.web_park(self)
 
     def remove(self, task):
         if self.waiting is task:
@@ -124,7 +124,7 @@ class _StdinQueue:
         task = self.waiting
         if task is not None:
             self.waiting = None
-            mpy_internals.web_wake(task)
+            mpy_internals_web.web_wake(task)
 
 
 class _Poll:
@@ -153,7 +153,7 @@ def _call_exception_handler(context):
     except Exception as e:  # the handler ends the run: asyncio.run would have raised this to main.py
         run = _run
         if run is not None and not run.done():
-            mpy_internals.web_throw_into(run, e)
+            mpy_internals_web.web_throw_into(run, e)
 
 
 def install():
@@ -169,10 +169,10 @@ def install():
     os.getenv = _getenv  # type: ignore[attr-defined]
     asyncio.ThreadSafeFlag = _ThreadSafeFlag  # type: ignore[attr-defined]
     queue = _StdinQueue()
-    mpy_internals.web_install_io_queue(queue)
-    mpy_internals.web_on_task_failure(_call_exception_handler)
+    mpy_internals_web.web_install_io_queue(queue)
+    mpy_internals_web.web_on_task_failure(_call_exception_handler)
     dashpage.on_link(queue.wake)
-    dashpage.on_loop(mpy_internals.web_ready_runner())  # what the page runs after a press (see "a press at once")
+    dashpage.on_loop(mpy_internals_web.web_ready_runner())  # what the page runs after a press (see "a press at once")
 
 
 _held = None  # the loop's task queue while the page is stopped (pause())
@@ -190,7 +190,7 @@ def pause():
     if _held is None:
         import js  # type: ignore[import-not-found]  # the port's own module: the page's globals
 
-        _held = mpy_internals.web_set_queue_aside(_nothing, js.clearTimeout)
+        _held = mpy_internals_web.web_set_queue_aside(_nothing, js.clearTimeout)
 
 
 def resume():
@@ -198,7 +198,7 @@ def resume():
     global _held
     if _held is not None:
         held, _held = _held, None
-        mpy_internals.web_put_queue_back(held)
+        mpy_internals_web.web_put_queue_back(held)
 
 
 def start():

@@ -81,7 +81,7 @@ def test_host_only_modules_stay_out():
 
 def test_web_only_modules_stay_out():
     m = run_manifest(FIRMWARE_MANIFEST)
-    assert web_only(ROOT, m) == {"firmware/board_web.py", "firmware/webport.py"}
+    assert web_only(ROOT, m) == {"firmware/board_web.py", "firmware/webport.py", "firmware/mpy_internals_web.py"}
     assert not web_only(ROOT, m) & set(m.targets())
 
 

@@ -15,6 +15,7 @@ from tests import mpy
 from tests.pico import picosim
 
 HELPER = os.path.join(mpy.ROOT, "firmware", "mpy_internals.py")
+WEB_HELPER = os.path.join(mpy.ROOT, "firmware", "mpy_internals_web.py")  # the browser's, never loaded on a Pico
 FIRMWARE = os.path.join(mpy.ROOT, "firmware")
 # What reaches inside asyncio: its module, its scheduler's privates, a task's private slot (where a waiting task's
 # queue is kept).
@@ -31,7 +32,7 @@ def _core_attributes(web):
     """The attributes of asyncio.core read or written by the helper's functions for the browser's asyncio (web: the
     web_* ones) or for the Pico's and the unix port's (the others), as (name, read) pairs."""
     found = set()
-    for fn in ast.parse(_source(HELPER)).body:
+    for fn in ast.parse(_source(WEB_HELPER if web else HELPER)).body:
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn.name.startswith("web_") != web:
             continue
         for node in ast.walk(fn):
@@ -76,7 +77,7 @@ def web_check_script():
     return "\n".join(lines) + "\n"
 
 
-def uses_of_internals(folder, allowed=(HELPER,)):
+def uses_of_internals(folder, allowed=(HELPER, WEB_HELPER)):
     """Every line of a .py file under `folder`, subfolders too, that reaches into asyncio's internals, but in
     `allowed`: "path:line: text", the path relative to folder."""
     found = []

@@ -161,7 +161,7 @@ def test_a_task_that_dies_restarts_the_dashboard_from_its_save(server, browser):
 
 
 def test_the_browsers_asyncio_has_every_internal_the_web_port_uses(server, browser):
-    # firmware/mpy_internals.py's web_* functions reach into the WebAssembly port's own asyncio: checked in it.
+    # firmware/mpy_internals_web.py's web_* functions reach into the WebAssembly port's own asyncio: checked in it.
     from tests.firmware.test_mpy_internals import web_check_script, web_read_names
 
     page = visit(browser, server.new_seat())

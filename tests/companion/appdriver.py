@@ -115,7 +115,10 @@ class Driver:
             if self.waiting is not None:
                 if not self.waiting():
                     if time.monotonic() > self.until:
-                        raise TimeoutError("waited too long at step %d" % len(self.seen["steps"]))
+                        popup = getattr(self.app, "popup", None)
+                        raise TimeoutError("waited too long at step %d (screen %r, question %r)" % (
+                            len(self.seen["steps"]), getattr(getattr(self.app, "sm", None), "current", None),
+                            getattr(popup, "question", None)))
                     return True
                 self.waiting = None
             sm = getattr(self.app, "sm", None)

@@ -27,7 +27,7 @@ def bridge_after_an_earlier_game():
 
 
 def pairing(bridge):
-    app = types.SimpleNamespace(bridge=bridge, ports=None, phones=None, _firmware_phones=lambda: False)
+    app = types.SimpleNamespace(bridge=bridge, ports=None, phones=None, serves_phones=lambda: False)
     return Pairing(app)
 
 

@@ -105,10 +105,21 @@ class Driver:
         os.replace(tmp, self.out)
 
     def passed(self, seconds):
-        """`seconds` pass for the app at once; the step ends when FRAMES frames have shown what they changed."""
-        self.app.clock.step(seconds)
-        drawn = Clock.frames + FRAMES
-        return lambda: Clock.frames >= drawn
+        """`seconds` pass for the app at once; the step ends when FRAMES frames have shown what they changed. The
+        time passes only once FRAMES frames have shown what came before: a tap's release settles over frames (the
+        double-tap guard counts its wait from then), and stepped before, the next tap came too soon and was dropped."""
+        settled = Clock.frames + FRAMES
+        drawn = []
+
+        def done():
+            if not drawn:
+                if Clock.frames < settled:
+                    return False
+                self.app.clock.step(seconds)
+                drawn.append(Clock.frames + FRAMES)
+            return Clock.frames >= drawn[0]
+
+        return done
 
     def tick(self, _dt):
         try:

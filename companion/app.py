@@ -34,6 +34,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from companion import game_choice, pairing, saved_games, theme
 from companion.clock import app_clock
+from companion.navigation import BackStack
 from companion import virtual as virtual_mod
 from companion.double_tap import DoubleTapGuard
 from companion.f1 import screens as f1_screens
@@ -74,7 +75,7 @@ class CompanionApp(App):
         self.transport = transport
         self.bridge = None
         self.clock = app_clock()  # every timer's time, Kivy's Clock's too (companion/clock.py): a test steps it
-        self.came_from = {}  # screen -> the screen Back returns to
+        self.nav = BackStack()  # where Back leads, from every screen of the shell and both games
         self.popup = None  # the open Confirm, if any
         self.pairing = pairing.Pairing(self)  # the seats' dashboards: the pairing screen (companion/pairing.py)
         self.saved = saved_games.SavedGames(self)  # the Saved games screen (companion/saved_games.py)
@@ -211,8 +212,8 @@ class CompanionApp(App):
 
     def show(self, name):
         current = self.sm.current
-        if name in ("history", "results", "saved", "pairing") and current != name:
-            self.came_from[name] = current
+        if name in ("history", "results", "saved", "pairing"):
+            self.nav.opened(name, current)
         if name == "history":
             self.f1.fill_history()
         elif name == "results":
@@ -281,7 +282,7 @@ class CompanionApp(App):
             self.f5.close()  # back to Formula 5's setup; the game stays saved (its Resume offers it)
             self.f5.open_setup()
         elif current in ("results", "history", "saved", "pairing"):
-            target = self.came_from.get(current) or ("race" if self.f1.view is not None else game_choice.NAME)
+            target = self.nav.back_from(current) or ("race" if self.f1.view is not None else game_choice.NAME)
             if target == "race" and self.f1.view is None:
                 target = game_choice.NAME
             if current == "pairing" and target != "race":
@@ -311,7 +312,7 @@ class CompanionApp(App):
         if self.bridge is not None:
             self.bridge.attach(None)
         self.pairing.close_dashboards()
-        self.came_from.clear()
+        self.nav.clear()
         self.show(then)
 
     # ---- for tests and the bench ---------------------------------------------------------------------------

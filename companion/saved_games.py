@@ -95,7 +95,7 @@ class SavedGames:
                 app.f5.resume()
             return
         if not game.finished:
-            app.came_from.clear()
+            app.nav.clear()
             app.f1.resume(path)
             return
         if app.f1.open_file(path, self._ids().saved_message):

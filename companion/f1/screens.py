@@ -138,7 +138,7 @@ class F1Controller:
         self.form.remember()  # the same table, the next time the app opens
         self._open(ref, path)
         self.app.screen("pairing").ids.roll.text = f1_view.seat_roll_text(ref.race)
-        self.app.came_from["pairing"] = "setup"
+        self.app.nav.opened("pairing", "setup")
         self.app.pairing.refresh(force=True)
         self.app.sm.current = "pairing"
 
@@ -674,7 +674,7 @@ class F1Controller:
         # The screen changes under the finger: a second tap on the question's Yes must not land on the race.
         self.locked_until = self.app.clock.now() + HANDOVER_S
         self.locked_frames = Clock.frames + HANDOVER_FRAMES
-        self.app.came_from.pop("results", None)
+        self.app.nav.forget("results")
         self.app.show("race")
         self.app.screen("race").ids.message.text = self.view.message
         return ev
@@ -705,7 +705,7 @@ class F1Controller:
         ids.undo_last.opacity = 1 if over else 0  # during the race, Undo is on the race screen
         ids.undo_last.disabled = not over
         ids.results_message.text = ""
-        ids.back.text = "Back to the race" if self.app.came_from.get("results", "race") == "race" else "Back"
+        ids.back.text = "Back to the race" if self.app.nav.back_from("results", "race") == "race" else "Back"
         ties = []
         h = theme.touch(self.app.scale) * 1.3
         for row in self.view.results():

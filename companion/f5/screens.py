@@ -121,7 +121,7 @@ class F5Controller:
         self.moves = None  # view.Moves: the game's public history
         self.announcer = f5_view.Announcer()
         self.read_only = False  # a finished game opened from Saved games for its results
-        self.came_from = {}  # f5history, f5results -> the screen Back returns to
+        self.app.nav.forget("f5history", "f5results")  # a new game's history and results: Back to its table
         self.oleds = {}  # dev -> OledView of the virtual dashboards put on this tablet's screen
         self.dashes = {}  # dev -> its VirtualDash (the chosen one on the screen, the others kept aside)
         self.dash_dev = None  # the dashboard whose tab is chosen
@@ -238,14 +238,14 @@ class F5Controller:
         if current == "f5table":
             self.app.confirm("Leave this Formula 5 game? It stays saved.", self.leave, yes="Leave")
         elif current in ("f5history", "f5results"):
-            target = self.came_from.get(current, "f5table")
+            target = self.app.nav.back_from(current, "f5table")
             if target == "saved":  # a finished game's results, opened from Saved games
                 self.close()
                 self.app.f5 = None
-                before = self.app.came_from.get("saved")  # Saved games' own Back still leads where it did
+                before = self.app.nav.back_from("saved")  # Saved games' own Back still leads where it did
                 self.app.show("saved")
                 if before is not None:
-                    self.app.came_from["saved"] = before
+                    self.app.nav.opened("saved", before)
             elif target == "f5results":
                 self.show_results()
             else:
@@ -255,8 +255,7 @@ class F5Controller:
     def show_history(self):
         """Every move of the game, the latest first, a round's heading over its moves (public facts only)."""
         current = self.app.sm.current
-        if current != "f5history":
-            self.came_from["f5history"] = current
+        self.app.nav.opened("f5history", current)
         self._bring_up_to_date()
         self._fill_history()
         self.app.sm.current = "f5history"
@@ -283,8 +282,8 @@ class F5Controller:
     def show_results(self):
         """The places and what decided them (the standings so far while the game goes on)."""
         current = self.app.sm.current
-        if current not in ("f5results", "f5history"):
-            self.came_from["f5results"] = current
+        if current != "f5history":
+            self.app.nav.opened("f5results", current)
         self._bring_up_to_date()
         head, rule, rows = f5_view.results(self.ref, self.moves.moves)
         ids = self.app.screen("f5results").ids
@@ -315,7 +314,7 @@ class F5Controller:
         self.moves = f5_view.Moves(ref)
         self.moves.update()
         self.show_results()
-        self.came_from["f5results"] = "saved"
+        self.app.nav.opened("f5results", "saved")
         return True
 
     def close(self):

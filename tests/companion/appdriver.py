@@ -227,14 +227,26 @@ def ready(app):
     return app.f1.ready()
 
 
+def real_time(seconds):
+    """A wait of `seconds` on the wall clock, for what the app's clock cannot step: a dashboard is a process of its
+    own (micropython), whose screens and debounce run on real time."""
+    end = time.monotonic() + seconds
+    return lambda: time.monotonic() >= end
+
+
 def press_virtual(app, dev, *names):
     """Taps on a virtual dashboard's buttons: its tab on the race screen first, then its buttons."""
     ids = race_ids(app)
     tab = find(ids.dash_tabs, lambda w: getattr(w, "dev", None) == dev)
     if app.f1.dash_dev != dev:
         yield tap(tab)
+    virtual = getattr(app.ports, "virtual", {}).get(dev)
     for name in names:
+        handled = virtual.handled if virtual is not None else None
         yield tap(button(ids.dash.ids.buttons, name))
+        if virtual is not None:
+            # The dashboard is another process: its press handled to the end (its `A` line), not the app's time
+            yield lambda handled=handled: virtual.handled > handled
 
 
 def speed_keys(app):

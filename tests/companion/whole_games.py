@@ -24,6 +24,7 @@ from tests.companion.appdriver import (
     finisher_shows,
     press_virtual,
     race_ids,
+    real_time,
     speed_button,
     tap,
     until_killed,
@@ -133,10 +134,16 @@ def race_setup(d):
 def speed_on_dashboard(d, dev, ups):
     """The player sets the speed on their dashboard: OK opens the dial, UP `ups` times, OK."""
     app = d.app
+    # The dashboard is another process: its turn reaches it over the link, in real time (every command to it
+    # answered) before OK opens its dial
+    seat = next(s for s, paired in app.f1.ref.pairs.items() if paired == dev)
+    virtual = app.ports.virtual[dev]
+    yield lambda: (not app.transport.pending(dev) and virtual.state is not None
+                   and virtual.state.get("car") == app.f1.ref.race.cars[seat].snapshot())
     yield from press_virtual(app, dev, "OK")
-    yield 0.3
+    yield real_time(0.3)  # the dashboard's own process opens its dial
     yield from press_virtual(app, dev, *["UP"] * ups)
-    yield 0.3
+    yield real_time(0.3)
     yield from press_virtual(app, dev, "OK")
 
 

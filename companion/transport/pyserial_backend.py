@@ -10,6 +10,8 @@ PICO_PID = 0x0005  # MicroPython's USB CDC on a Pico
 # Ports named on the command line (`python -m companion --port PATH`, `make run PORT=...`): every scan of this
 # app lists them too, whatever their USB id (a Pico behind another adapter, a Bluetooth serial port, a pty).
 NAMED_PORTS = []
+# Ports the app is setting up (companion/pico_setup.py: mpremote has them): the link leaves them alone meanwhile.
+HELD = set()
 
 
 def comports():
@@ -45,12 +47,12 @@ class PyserialPorts(PortSource):
         self.named = NAMED_PORTS if named is None else list(named)
 
     def scan(self):
-        ports = list(self.list_ports())
+        ports = [p for p in self.list_ports() if p.device not in HELD]
         found = {p.device: getattr(p, "description", "") for p in ports if (p.vid, p.pid) in self.ids}
         listed = {p.device for p in ports}
         seen = {os.path.realpath(d) for d in found}  # a named symlink to a port already found is that port
         for name in self.named:
-            if (name in listed or os.path.exists(name)) and os.path.realpath(name) not in seen:
+            if name not in HELD and (name in listed or os.path.exists(name)) and os.path.realpath(name) not in seen:
                 found[name] = "named port"
                 seen.add(os.path.realpath(name))
         return found

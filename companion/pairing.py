@@ -15,7 +15,7 @@ from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion import storage, theme
+from companion import pico_setup_view, storage, theme
 from companion import virtual as virtual_mod
 from companion.phones.seats import PHONE, TABLET  # the server and QR codes are imported when there are phones
 from companion.transport import LOST
@@ -40,9 +40,12 @@ class SeatCard(BoxLayout):
 
 def add_screen(sm):
     """The pairing screen, into the app's ScreenManager (its kv rules loaded first, after the theme's)."""
+    pico_setup_view.load()  # its panel of Picos to set up (a Pico without the dashboard, or an older one)
     if KV not in Builder.files:
         Builder.load_file(KV)
-    sm.add_widget(PairingScreen(name="pairing"))
+    screen = PairingScreen(name="pairing")
+    screen.pico_setup = pico_setup_view.attach(screen)
+    sm.add_widget(screen)
 
 
 class Pairing:

@@ -356,10 +356,10 @@ class PicoSetup:
                                                        "BOOTSEL, plug it in again and tap again." % e)
             return
         self._progress(drive, 1, 3, "MicroPython copied whole. Waiting for the Pico to restart as a serial port "
-                                    "(up to %d s)" % COMES_BACK_S)
+                                    "(up to %g s)" % COMES_BACK_S)
         port = wait_for_new_port(self.list_ports, before, COMES_BACK_S)
         if port is None:
-            self._later(self._finish, drive, "failed", "The Pico did not come back as a serial port in %d s. Unplug "
+            self._later(self._finish, drive, "failed", "The Pico did not come back as a serial port in %g s. Unplug "
                                                        "it and plug it in again (without BOOTSEL): it is then offered "
                                                        "\"Install the dashboard\"." % COMES_BACK_S)
             return

@@ -81,6 +81,11 @@ TARGETS = (
      "(baseline tablet.app_first_start_compile_cpu_s, same run; bench/install_bench.py)", "≤ 0.3",
      lambda v, r: v <= 0.3),
     ("install.wheel_kb", "size of the app's wheel (KB; bench/install_bench.py)", "(reported)", lambda v, r: None),
+    ("install.dashboard_install_s", "the installed app sets up a blank emulated Pico from the pairing screen's code "
+     "path: probe, Install the dashboard, every file copied with mpremote, wall (s; load1 at its end: "
+     "install.dashboard_install_load1; bench/install_bench.py)", "(reported)", lambda v, r: None),
+    ("install.dashboard_install_load1", "the 1-minute load average at that install's end (2 cores)", "(reported)",
+     lambda v, r: None),
     ("table.identical", "full 5-lap, 6-player race played again from its seed under faults ends identical on "
      "every dashboard, save, the table and its log", "= 1", lambda v, r: v == 1),
     ("table.fault_kinds", "kinds of fault injected in that run (cable, dashboard kill, tablet kill, damaged save, "

@@ -194,8 +194,9 @@ def install(port, step, build_dir=None):
 
 def _copy(cmd, total, step):
     """One mpremote session of the install, its copies said as they come: (rc, its last line, files copied)."""
+    # unbuffered: mpremote (Python) writes each copy's line as it is made, not all of them at its end into a pipe
     proc = subprocess.Popen([flash.mpremote()] + cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            errors="replace")
+                            errors="replace", env=dict(os.environ, PYTHONUNBUFFERED="1"))
     timer = threading.Timer(INSTALL_S, proc.kill)  # a board that stops answering ends the install, in words
     timer.start()
     copied, last = 0, ""
@@ -251,8 +252,10 @@ class PicoSetup:
                     self._set(path, MICROPYTHON, "offered", "A Pico in BOOTSEL mode: it needs MicroPython first.",
                               "MicroPython %s is copied onto it; then the dashboard is installed."
                               % bootsel.pin()["version"])
+        # A Pico given MicroPython comes back as a new port: the job that copied it installs the dashboard there
+        coming_back = any(e["kind"] == MICROPYTHON and e["state"] == "running" for e in self.entries.values())
         for port in ports:
-            if port not in self.entries and port not in pyserial_backend.HELD:
+            if port not in self.entries and port not in pyserial_backend.HELD and not coming_back:
                 self._probe(port)
 
     def refuse(self, info):
@@ -366,7 +369,7 @@ class PicoSetup:
         self._progress(drive, 2, 3, "MicroPython runs on %s: installing the dashboard" % port)
         pyserial_backend.HELD.add(port)
         try:
-            install(port, lambda d, t, w: self._progress(drive, 2, 3, w))
+            install(port, lambda d, t, w: self._progress(drive, 2 + d, 2 + t, w))
         except (SetupError, OSError, subprocess.CalledProcessError) as e:
             self._later(self._finish, drive, "failed", str(e))
             return

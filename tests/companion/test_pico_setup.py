@@ -116,3 +116,16 @@ def test_after_micropythons_copy_a_pico_that_never_comes_back_is_said_with_what_
     assert any("Waiting for the Pico to restart as a serial port (up to 0.5 s)" in s["words"] for s in seen), seen
     with open(os.path.join(rp2, os.path.basename(bootsel.uf2_path())), "rb") as f:
         assert hashlib.sha256(f.read()).hexdigest() == bootsel.pin()["sha256"]  # copied whole first
+
+
+def test_the_link_leaves_a_pico_alone_while_it_is_set_up():
+    from companion.transport.pyserial_backend import PyserialPorts
+
+    ports = PyserialPorts(lambda: [port("/dev/ttyACM0", 0x2E8A)], named=["/dev/ttyACM0"])
+    assert list(ports.scan()) == ["/dev/ttyACM0"]
+    pyserial_backend.HELD.add("/dev/ttyACM0")  # mpremote has it: neither listed by its id nor as a named port
+    try:
+        assert ports.scan() == {}
+    finally:
+        pyserial_backend.HELD.discard("/dev/ttyACM0")
+    assert list(ports.scan()) == ["/dev/ttyACM0"]

@@ -47,16 +47,15 @@ def show():
 setup.on_change = show
 setup.look()
 while time.monotonic() < DEADLINE:
+    e = setup.entries.get(key)  # a BOOTSEL drive is offered by look() itself, a port once its probe is back
+    if e is not None:
+        if e["state"] == "offered" and go and not started:
+            started = setup.start(key)
+        elif e["state"] in ("done", "failed", "current", "refused") or (e["state"] == "offered" and not go):
+            sys.exit(0)
     try:
         clock.get(timeout=1)()
     except queue.Empty:
         continue
-    e = setup.entries.get(key)
-    if e is None:
-        continue
-    if e["state"] == "offered" and go and not started:
-        started = setup.start(key)
-    elif e["state"] in ("done", "failed", "current", "refused") or (e["state"] == "offered" and not go):
-        sys.exit(0)
 print("ENTRY timeout", flush=True)
 sys.exit(1)

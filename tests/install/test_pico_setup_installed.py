@@ -186,3 +186,28 @@ def test_the_driver_is_run_by_the_installed_app_not_the_checkout(installed, user
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().startswith(os.path.realpath(os.path.join(bin_dir, ".."))), done.stdout
+
+
+def test_a_dashboard_of_this_version_is_left_alone_and_runs_again_after_it_was_read(installed, user, boards,
+                                                                                    tmp_path_factory):
+    from tests.wait import until
+
+    _wheel, bin_dir = installed
+    env, folder = user
+    image = picosim.flashed_image(str(tmp_path_factory.getbasetemp() / "pico-flashed"))
+    board = boards(flash=image)
+    board.settled()
+    drawn = board.frames()[0]
+    entries = SetupRun(bin_dir, env, folder, board.tty).finish(INSTALL_WALL_S)
+    assert [e["state"] for e in entries if e] == ["probing", "current"], entries
+    assert entries[-1]["kind"] is None and "up to date" in entries[-1]["words"]
+    # read with mpremote (which stopped it), then started again: its boot draws its first frame anew, and its link
+    # answers the tablet (stopped at the REPL it would answer nothing)
+    until(lambda: board.frames()[0] > drawn, 120, "the dashboard to draw again after it was read",
+          seen=board.rows)
+    board.settled()
+    assert board.rows()[0].startswith("WAIT"), board.rows()
+    from tests.pico.tablet import RawTablet
+
+    with RawTablet(board) as tablet:
+        assert tablet.hello()["t"] == "hello"

@@ -25,6 +25,8 @@ _DIAL_FIRST_MS = const(100)  # first wait before dialling again after a failure,
 _DIAL_MAX_MS = const(2000)
 _DIAL_TIMEOUT_S = const(3)  # the TCP connect and the upgrade's answer, each
 _READ_MAX = const(512)  # bytes read per poll: then let the game loop run
+_TABLE_SILENT_MS = const(4000)  # linked, and nothing from the table this long (it beats every second): the path is a
+# black hole (an access point gone without a word, a stalled route): dropped and dialled again, as a pulled cable
 _OP_TEXT = const(1)
 _OP_BINARY = const(2)
 _OP_CLOSE = const(8)
@@ -71,6 +73,7 @@ class WifiLink(DashboardProtocol):
         self.next_dial = ticks_ms()
         self.dial_wait = _DIAL_FIRST_MS
         self.links = 0  # how many times the link came up (tests, figures)
+        self.linked_at = 0  # ticks_ms when the link came up
         self.table_id = table_id  # the table this dashboard was paired with: only its beacon moves the address
         self.beacon_port = beacon_port
         self.beacon_bind = beacon_bind
@@ -139,6 +142,7 @@ class WifiLink(DashboardProtocol):
         self.state = LINKED
         self.reason = None
         self.links += 1
+        self.linked_at = now
         self.hello(now)  # as after a replug: the tablet learns who this is and what it holds
 
     def _hear_beacons(self, now):
@@ -290,5 +294,12 @@ class WifiLink(DashboardProtocol):
             return 0
         if self.poller.poll(timeout_ms):  # type: ignore[union-attr]
             self._read(ticks_ms())
-        self.tick(ticks_ms())
+        now = ticks_ms()
+        heard = self.last_rx if self.last_rx is not None and ticks_diff(self.last_rx, self.linked_at) > 0 \
+            else self.linked_at
+        if self.sock is not None and ticks_diff(now, heard) >= _TABLE_SILENT_MS:
+            self._drop()
+            self.state = DIALLING
+            self.next_dial = now
+        self.tick(now)
         return 1

@@ -67,6 +67,7 @@ class WifiLink(DashboardProtocol):
         self.sock = None
         self.poller = None
         self.rx = bytearray()  # bytes of a WebSocket frame not whole yet
+        self.out = bytearray()  # the protocol's bytes written this loop pass, sent at its end (_flush)
         self.state = JOINING
         self.reason = None
         self.joined = False
@@ -143,7 +144,9 @@ class WifiLink(DashboardProtocol):
         self.reason = None
         self.links += 1
         self.linked_at = now
+        self.out = bytearray()
         self.hello(now)  # as after a replug: the tablet learns who this is and what it holds
+        self._flush()
 
     def _hear_beacons(self, now):
         """While unlinked: tables say where they are (companion/dashboards_wifi.py); ours moves the address."""
@@ -191,13 +194,20 @@ class WifiLink(DashboardProtocol):
         self.poller = None
 
     def _write(self, data):
-        """The protocol's frames, one masked text frame each; dropped while unlinked (the protocol resends)."""
+        """The protocol's frames, gathered and sent as one masked text frame per loop pass (_flush): a message's
+        fragments written one by one waited for TCP's delayed ack (Nagle), 40 ms each on Linux. Dropped while
+        unlinked (the protocol resends)."""
         if self.sock is not None:
+            self.out.extend(data)
+
+    def _flush(self):
+        if self.sock is not None and self.out:
             try:
-                self._frame(_OP_TEXT, data)
+                self._frame(_OP_TEXT, self.out)
             except OSError:
                 self._drop()
                 self.state = DIALLING
+        self.out = bytearray()
 
     def _frame(self, op, data):
         n = len(data)
@@ -302,4 +312,5 @@ class WifiLink(DashboardProtocol):
             self.state = DIALLING
             self.next_dial = now
         self.tick(now)
+        self._flush()
         return 1

@@ -172,3 +172,18 @@ class _Closer:
 
     def stop(self):
         self.sock.close()
+
+
+def test_tests_send_beacons_to_loopback_only():
+    from companion.dashboards_wifi import beacon_targets
+
+    assert beacon_targets("192.168.1.20") == (("127.0.0.1", 8766),)  # tests/conftest.py: F1_BEACON_TO
+    assert beacon_targets("127.0.0.1", [("127.0.0.1", 9)]) == (("127.0.0.1", 9),)
+
+
+def test_the_apps_beacon_goes_to_the_lan_broadcast_address_or_stays_on_loopback(monkeypatch):
+    from companion.dashboards_wifi import BROADCAST, beacon_targets
+
+    monkeypatch.delenv("F1_BEACON_TO")
+    assert beacon_targets("192.168.1.20") == BROADCAST  # only worked out here, never sent
+    assert beacon_targets("127.0.0.1") == (("127.0.0.1", 8766),)

@@ -8,6 +8,7 @@ starts and stops the virtual dashboards the seats are given.
 """
 
 import os
+import time
 
 from kivy.factory import Factory
 from kivy.lang import Builder
@@ -21,6 +22,7 @@ from companion.phones.seats import PHONE, TABLET  # the server and QR codes are 
 from companion.transport import LOST
 
 KV = os.path.join(os.path.dirname(__file__), "pairing.kv")
+LINK_WORDS_EVERY_S = 0.5  # how often each card's link words are asked of the transport again
 
 
 class PairingScreen(Screen):
@@ -53,6 +55,7 @@ class Pairing:
         self.chosen_dev = None  # the Pico tapped in the list, waiting for the car it goes to
         self.found_sig = None  # what the screen was last filled from (it is redrawn when that changes)
         self.link_lines = {}  # seat -> its card's line saying its link in words (kept up to date at each refresh)
+        self.links_said = 0.0  # time.monotonic() when they were last said
 
     # The app's parts this works with (the link, the dashboards' ports, the phones' server), as the app has them.
     @property
@@ -137,6 +140,7 @@ class Pairing:
             ids.found.add_widget(Factory.SeatLine(text=text, color=colour))
         ids.seats.clear_widgets()
         self.link_lines = {}
+        self.links_said = 0.0  # new cards: their words at once
         for (seat, name, colour, rgba, ink), online_now in zip(seats, online, strict=True):
             ids.seats.add_widget(self.seat_card(ref, seat, name, colour, rgba, ink, online_now))
         self._say_links(ref)
@@ -150,6 +154,10 @@ class Pairing:
         return link_words.of(transport, getattr(self.app, "links", None), dev, virtual_mod.is_virtual(dev))
 
     def _say_links(self, ref):
+        now = time.monotonic()
+        if now - self.links_said < LINK_WORDS_EVERY_S:
+            return  # the words change once a second at most (companion/link_words.py); the tick is 30 a second
+        self.links_said = now
         for seat, line in self.link_lines.items():
             dev = ref.pairs.get(seat)
             line.text = self.link_words(dev) if dev is not None else ""

@@ -127,6 +127,20 @@ TARGETS = (
      "later half vs earlier half, worst dashboard (bytes)", "≥ −2048 (flat)", lambda v, r: v >= -2048),
     ("table.soak_tablet_growth_kb", "soak: the tablet's Python heap without its game log, later vs earlier half "
      "(KB; baseline table.soak_log_growth_kb)", "≤ 16", lambda v, r: v <= 16),
+    ("wifi.join_to_first_ack_s", "Wi-Fi dashboard (unix port, stand-in radio, loopback): the network up to the "
+     "table's first command answered, the stand-in's 300 ms join included, worst of 5 (s)", "≤ 3", lambda v, r: v <= 3),
+    ("wifi.command_to_ack_vs_phone", "command to ack over the Wi-Fi link, p99, against the same over a phone's link "
+     "socket (wifi.phone_command_to_ack_ms_p99), the same commands in the same run", "≤ 1.5",
+     lambda v, r: v <= 1.5),
+    ("wifi.command_to_ack_ms_p99", "command to ack over the Wi-Fi link, p99 (ms)", "(reported)", lambda v, r: None),
+    ("wifi.relink_after_drop_s", "the network back after a drop to the Wi-Fi dashboard linked again, the stand-in's "
+     "300 ms join included, worst of 5 (s)", "≤ 2", lambda v, r: v <= 2),
+    ("wifi.lost", "commands (syncs aside) applied fewer times in the faulty mixed race (3 Wi-Fi, 1 USB, 2 phones; "
+     "cuts, stalls, black holes, a 20 s Wi-Fi drop, the tablet moved to another port) than in the clean one", "= 0",
+     lambda v, r: v == 0),
+    ("wifi.doubled", "the same, applied more times", "= 0", lambda v, r: v == 0),
+    ("wifi.race_relink_s_max", "in that race: the network back to each Wi-Fi dashboard in step again, slowest (s)",
+     "(reported)", lambda v, r: None),
 )
 
 

@@ -10,11 +10,15 @@ addresses only.
 """
 
 import json
+import os
 import secrets
 import socket
 import threading
 
 BEACON_PORT = 8766  # where dashboards listen for tables (UDP)
+KEYS_FILE = "wifi.json"  # in the game's folder (companion/storage.py dashboards_dir): {seat: key}
+TABLE_FILE = "table.json"  # in the per-user data folder: {"id": this install's table id}
+TOKEN_PREFIX = "dashboard:"  # a Wi-Fi dashboard's link port carries this + its key as its token (the server's)
 BROADCAST = (("255.255.255.255", BEACON_PORT),)
 KEY_LETTERS = "abcdefghijklmnopqrstuvwxyz234567"
 
@@ -32,6 +36,7 @@ class Beacon:
     """Says where this table is, every `every_s` seconds, to each (host, port) of `to`, from a thread of its own."""
 
     def __init__(self, table_id, port, to=BROADCAST, every_s=1.0):
+        self.port = port
         self.message = beacon_message(table_id, port)
         self.to = tuple(to)
         self.every_s = every_s
@@ -63,3 +68,115 @@ class Beacon:
                     except OSError:
                         pass  # no network now: the next second tries again
                 self.stopped.wait(self.every_s)
+
+
+def _write_atomically(path, data):
+    """JSON, whole or not at all (a temp file, then a rename), readable by this user only: keys are secrets."""
+    tmp = path + ".tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        json.dump(data, f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def keys(game_dir):
+    """{seat: key} of the Wi-Fi dashboards paired to this game ({} for none, or a file that cannot be read)."""
+    try:
+        with open(os.path.join(game_dir, KEYS_FILE)) as f:
+            return {int(seat): str(key) for seat, key in json.load(f).items()}
+    except (OSError, ValueError, AttributeError, TypeError):
+        return {}
+
+
+def save_key(game_dir, seat, key):
+    """Seat `seat`'s Wi-Fi dashboard has `key` from now on (None: it has none): kept with the game, atomically."""
+    known = keys(game_dir)
+    if key is None:
+        known.pop(seat, None)
+    else:
+        known[seat] = key
+    _write_atomically(os.path.join(game_dir, KEYS_FILE), {str(s): k for s, k in sorted(known.items())})
+
+
+def table_id(data_dir):
+    """This install's table id: made once, kept in the per-user data folder, the same at every start (a dashboard
+    joins only the table it was paired with)."""
+    path = os.path.join(data_dir, TABLE_FILE)
+    try:
+        with open(path) as f:
+            found = json.load(f).get("id")
+        if isinstance(found, str) and found:
+            return found
+    except (OSError, ValueError, AttributeError):
+        pass  # none yet, or damaged: a new id (dashboards paired to the old one are paired again)
+    made = "t-" + new_key()[:16]
+    _write_atomically(path, {"id": made})
+    return made
+
+
+def beacon_targets(server_host, given=None):
+    """Where the beacon goes: `given` if any (tests: loopback addresses only), else $F1_BEACON_TO ("host:port"), else
+    the LAN's broadcast address; a server on loopback is found on loopback only (nothing leaves the machine)."""
+    if given is not None:
+        return tuple(given)
+    env = os.environ.get("F1_BEACON_TO")
+    if env:
+        host, _, port = env.rpartition(":")
+        return ((host, int(port)),)
+    if server_host.startswith("127."):
+        return ((server_host, BEACON_PORT),)
+    return BROADCAST
+
+
+class WifiDashboards:
+    """The open game's Wi-Fi dashboards on the phones' server: their keys served, and the beacon while any is paired.
+
+    wifi = WifiDashboards(server, table_id, beacon_to=None)   # server: the PhoneServer (companion/phones/server.py)
+    wifi.open_game(game_dir, host)    # its keys served; the beacon says "table <id> on <port>" every second
+    wifi.refresh()                    # a key saved meanwhile (save_key at pairing) is served from now on
+    wifi.seat_of_token(token)         # the seat of a link port's token ("dashboard:<key>"), None for any other
+    wifi.close_game()                 # no key served, the beacon stops
+    """
+
+    def __init__(self, server, table, beacon_to=None, every_s=1.0):
+        self.server = server
+        self.table = table
+        self.beacon_to = beacon_to
+        self.every_s = every_s
+        self.game_dir = None
+        self.host = None
+        self.seats = {}  # key -> seat
+        self.beacon = None
+
+    def open_game(self, game_dir, host):
+        self.game_dir = game_dir
+        self.host = host
+        self.refresh()
+
+    def refresh(self):
+        found = keys(self.game_dir) if self.game_dir is not None else {}
+        self.seats = {key: seat for seat, key in found.items()}
+        self.server.serve_dashboards({key: "seat %d" % (seat + 1) for key, seat in self.seats.items()})
+        port = self.server.port
+        if not self.seats or port is None:
+            self._stop_beacon()
+        elif self.beacon is None or self.beacon.port != port:
+            self._stop_beacon()
+            self.beacon = Beacon(self.table, port, beacon_targets(self.host or "", self.beacon_to), self.every_s)
+            self.beacon.start()
+
+    def seat_of_token(self, token):
+        if not token or not token.startswith(TOKEN_PREFIX):
+            return None
+        return self.seats.get(token[len(TOKEN_PREFIX):])
+
+    def close_game(self):
+        self.game_dir = None
+        self.refresh()
+
+    def _stop_beacon(self):
+        if self.beacon is not None:
+            self.beacon.stop()
+            self.beacon = None

@@ -8,6 +8,7 @@ starts and stops the virtual dashboards the seats are given.
 """
 
 import os
+import time
 
 from kivy.factory import Factory
 from kivy.lang import Builder
@@ -15,12 +16,13 @@ from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion import pico_setup_view, storage, theme
+from companion import link_words, pico_setup_view, storage, theme
 from companion import virtual as virtual_mod
 from companion.phones.seats import PHONE, TABLET  # the server and QR codes are imported when there are phones
 from companion.transport import LOST
 
 KV = os.path.join(os.path.dirname(__file__), "pairing.kv")
+LINK_WORDS_EVERY_S = 0.5  # how often each card's link words are asked of the transport again
 
 
 class PairingScreen(Screen):
@@ -55,6 +57,8 @@ class Pairing:
         self.app = app
         self.chosen_dev = None  # the Pico tapped in the list, waiting for the car it goes to
         self.found_sig = None  # what the screen was last filled from (it is redrawn when that changes)
+        self.link_lines = {}  # seat -> its card's line saying its link in words (kept up to date at each refresh)
+        self.links_said = 0.0  # time.monotonic() when they were last said
 
     # The app's parts this works with (the link, the dashboards' ports, the phones' server), as the app has them.
     @property
@@ -119,6 +123,7 @@ class Pairing:
         online = tuple(self.phones.connected(seat) if self.phones is not None else 0 for seat, *_ in seats)
         sig = (tuple(found), tuple(sorted(ref.pairs.items())), self.chosen_dev, places, online)
         if sig == self.found_sig and not force:
+            self._say_links(ref)
             return
         self.found_sig = sig
         ids.go.text = "%s: the cars without a Pico get their dashboards on the phones (or here)" % (
@@ -137,8 +142,28 @@ class Pairing:
         for text, colour in notes:
             ids.found.add_widget(Factory.SeatLine(text=text, color=colour))
         ids.seats.clear_widgets()
+        self.link_lines = {}
+        self.links_said = 0.0  # new cards: their words at once
         for (seat, name, colour, rgba, ink), online_now in zip(seats, online, strict=True):
             ids.seats.add_widget(self.seat_card(ref, seat, name, colour, rgba, ink, online_now))
+        self._say_links(ref)
+
+    def link_words(self, dev):
+        """Dashboard `dev`'s link in words (companion/link_words.py): which way (USB, Wi-Fi, phone, this tablet)
+        and how well."""
+        transport = getattr(self.app, "transport", None)
+        if transport is None or not hasattr(transport, "link_info"):
+            return ""
+        return link_words.of(transport, getattr(self.app, "links", None), dev, virtual_mod.is_virtual(dev))
+
+    def _say_links(self, ref):
+        now = time.monotonic()
+        if now - self.links_said < LINK_WORDS_EVERY_S:
+            return  # the words change once a second at most (companion/link_words.py); the tick is 30 a second
+        self.links_said = now
+        for seat, line in self.link_lines.items():
+            dev = ref.pairs.get(seat)
+            line.text = self.link_words(dev) if dev is not None else ""
 
     def seat_card(self, ref, seat, name, colour, rgba, ink, online):
         """A seat's card: its car's button (pairing.kv), then its Pico, or its phone's QR code and address, or
@@ -172,6 +197,10 @@ class Pairing:
             if self.phones is not None and self.phones.ready():
                 other = Factory.SeatChoice(text="Use a phone")
                 other.bind(on_release=lambda w: self.give_phone(seat))
+        if dev is not None:
+            line = Factory.LinkLine()
+            card.add_widget(line)
+            self.link_lines[seat] = line
         if other is not None:
             card.add_widget(other)
         card.seat_button, card.virtual_button = card.ids.give, other

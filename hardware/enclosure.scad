@@ -10,6 +10,9 @@
 //          DOWN                       BACK
 
 part = "both";      // "both" (print layout), "base", "lid" or "assembly" (preview only)
+battery = 0;        // 1: a Pico W dashboard without a cable (README "A Pico W dashboard"): the base also holds a LiPo
+                    // cell in a cradle, its charger board on ledges, and openings for the charger's USB socket and a
+                    // power switch
 $fn = 24;           // modest on purpose: keeps the render (and the test that runs it) fast
 
 // Box
@@ -62,6 +65,24 @@ led_pos = [28, 22];
 piezo_pos = [-28, 22];
 sound_hole_d = 1.8;
 
+// The battery (battery = 1): a flat LiPo cell, its charger board (a TP4056 module with a USB-C socket and protection)
+// and a slide switch, all on the base's floor beside the Pico (whose standoffs leave its underside free).
+cell_w = 30;            // a 603048 cell (about 850 mAh): 6 x 30 x 48 mm; measure yours
+cell_l = 48;
+cell_h = 6.5;           // with its swelling margin
+cell_cx = -25;          // the cradle's centre, left of the Pico (seen from the front)
+cradle_t = 1.2;         // cradle wall
+cradle_h = 4;
+charger_w = 17.5;       // TP4056 USB-C module
+charger_l = 28.5;
+charger_cy = 0;         // its USB socket at the right wall, centred here
+charger_usb_w = 10;     // opening for a USB-C plug
+charger_usb_h = 4.5;
+charger_pcb_z = 1.5;    // the ledges under its board
+switch_w = 9;           // opening for a slide switch (SS12D00, 8.5 x 3.6 mm body)
+switch_h = 4;
+switch_cy = -22;
+
 outer_w = inner_w + 2 * wall;
 outer_d = inner_d + 2 * wall;
 base_h = floor_t + inner_h;
@@ -94,6 +115,17 @@ for (b = buttons) {
 }
 assert(btn_pitch_x - btn_body >= board_post_d + 2, "no room for the perfboard posts between the button columns");
 assert(pico_standoff_h + 1 + 4 <= inner_h - board_gap - 1.6 - 2, "the Pico and the button board collide: raise inner_h");
+if (battery == 1) {
+    cradle = [cell_cx, 0, cell_w / 2 + cradle_t, cell_l / 2 + cradle_t];
+    assert(inside(cradle[0], cradle[1], cradle[2], cradle[3]), "the battery does not fit inside the walls");
+    assert(clear_of_posts(cradle[0], cradle[1], cradle[2], cradle[3]), "the battery hits a lid screw post");
+    assert(abs(cell_cx) - cradle[2] >= pico_hole_dx / 2 + pico_standoff_d / 2, "the battery hits the Pico's standoffs");
+    assert(cell_h + 2 <= inner_h - board_gap - 1.6 - 3, "the battery and the button board collide: raise inner_h");
+    charger_cx = inner_w / 2 - charger_l / 2;
+    assert(charger_cx - charger_l / 2 >= pico_hole_dx / 2 + pico_standoff_d / 2, "the charger hits the Pico's standoffs");
+    assert(clear_of_posts(charger_cx, charger_cy, charger_l / 2, charger_w / 2), "the charger hits a lid screw post");
+    assert(abs(switch_cy - charger_cy) >= charger_w / 2 + switch_w / 2 + 2, "the switch overlaps the charger's socket");
+}
 
 module rounded_box(w, d, h, r) {
     hull() for (sx = [-1, 1], sy = [-1, 1]) translate([sx * (w / 2 - r), sy * (d / 2 - r), 0]) cylinder(r = r, h = h);
@@ -124,14 +156,34 @@ module base() {
             for (sx = [-1, 1], sy = [-1, 1])
                 translate([sx * pico_hole_dx / 2, pico_cy + sy * pico_hole_dy / 2, floor_t - 0.01])
                     standoff(pico_standoff_h + 0.01, pico_standoff_d, m2_pilot_d);
+            if (battery == 1) battery_holders();
         }
         for (sx = [-1, 1], sy = [-1, 1]) translate([sx * post_xy[0], sy * post_xy[1], floor_t])
             cylinder(d = lid_pilot_d, h = base_h);
+        if (battery == 1) {
+            // The charger's USB socket and the power switch, through the right wall (seen from the front).
+            translate([inner_w / 2 - 1, charger_cy - charger_usb_w / 2, floor_t + charger_pcb_z])
+                cube([wall + 2, charger_usb_w, charger_usb_h]);
+            translate([inner_w / 2 - 1, switch_cy - switch_w / 2, floor_t + 1]) cube([wall + 2, switch_w, switch_h]);
+        }
         // USB plug opening in the top wall, centred on the Pico's socket (which sits on top of the board).
         usb_z = floor_t + pico_standoff_h + 1 + 1.5;
         translate([-usb_cut_w / 2, inner_d / 2 - 1, max(floor_t, usb_z - usb_cut_h / 2)])
             cube([usb_cut_w, wall + 2, usb_cut_h]);
     }
+}
+
+// The cell's cradle (a low rim: a strip of foam tape holds the cell down) and the charger board's two ledges.
+module battery_holders() {
+    translate([cell_cx, 0, floor_t - 0.01]) difference() {
+        translate([-cell_w / 2 - cradle_t, -cell_l / 2 - cradle_t, 0])
+            cube([cell_w + 2 * cradle_t, cell_l + 2 * cradle_t, cradle_h + 0.01]);
+        translate([-cell_w / 2, -cell_l / 2, -1]) cube([cell_w, cell_l, cradle_h + 2]);
+        translate([cell_w / 2 - 1, -4, -1]) cube([cradle_t + 2, 8, cradle_h + 2]);  // the cell's leads leave here
+    }
+    for (sy = [-1, 1])
+        translate([inner_w / 2 - charger_l + 2, charger_cy + sy * (charger_w / 2 - 1.5) - 1, floor_t - 0.01])
+            cube([charger_l - 1, 2, charger_pcb_z + 0.01]);
 }
 
 module lid() {

@@ -5,6 +5,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+# A table's beacon (companion/dashboards_wifi.py) goes to the LAN's broadcast address by default: in tests, to
+# loopback only, whatever app a test starts (its children inherit this). A test that names its own targets wins.
+os.environ.setdefault("F1_BEACON_TO", "127.0.0.1:8766")
+
 # The tiers (markers registered in pyproject.toml): `make check` runs what has none of them, `make test` everything.
 # The longest start first, so that the run does not end on one long test started last (`make test` hands the
 # workers one test at a time, in this order): a whole race or game, then the emulated Pico, then a browser or the

@@ -11,12 +11,17 @@ of the transport, paired to its seat by the socket's token. Nothing runs on the 
                                                 # socket's token is, the phone (its dashboard id) that holds it
     phones.close_game(); phones.stop()
 
+The same server takes the game's Wi-Fi dashboards (Pico W) on their keys, and while any is paired to the game the
+beacon says where the table is (companion/dashboards_wifi.py WifiDashboards: phones.wifi). A Wi-Fi dashboard that
+links is paired to its key's seat, as a Pico chosen for that seat on the pairing screen is.
+
 The server listens on the tablet's LAN address ($F1_PHONE_HOST to choose another: tests use 127.0.0.1), on
 the port the game was first served on, else on the one served last, else on PORT ($F1_PHONE_PORT; 0 = any).
 """
 
 import os
 
+from companion.dashboards_wifi import WifiDashboards, table_id
 from companion.phones.seats import PHONE, TABLET, PhoneSeats
 from companion.phones.server import LEFT, PhoneServer, Seat, lan_address
 
@@ -26,10 +31,15 @@ __all__ = ["PHONE", "TABLET", "Phones"]
 
 
 class Phones:
-    def __init__(self, links, host=None, files=None):
+    def __init__(self, links, host=None, files=None, table=None, beacon_to=None):
         """links: the transport's LinkPorts: the seats' link sockets (GET /<token>/link) are served into it.
-        files: the seat page's files, made by the server when not given (tests share one set)."""
+        files: the seat page's files, made by the server when not given (tests share one set).
+        table: this table's id (default: the install's, kept in the per-user data folder); beacon_to: where the
+        beacon goes (default: the LAN's broadcast address; loopback when the server is on loopback)."""
         self.server = PhoneServer(links, files)
+        self.table = table
+        self.beacon_to = beacon_to
+        self.wifi = None  # WifiDashboards, made with the first game
         self.host_given = host or os.environ.get("F1_PHONE_HOST")
         self.host = self.host_given or lan_address()
         self.preferred = int(os.environ.get("F1_PHONE_PORT", PORT))
@@ -60,18 +70,27 @@ class Phones:
         # not refused while the game opens (its pairing waits for the game, by the token).
         self.server.serve({e["token"]: Seat(e["token"], holder=e.get("dev")) for e in self.seats.seats.values()
                            if e["place"] == PHONE})
+        if self.wifi is None:
+            from companion import storage
+
+            self.wifi = WifiDashboards(self.server, self.table or table_id(storage.data_dir()), self.beacon_to)
+        self.wifi.open_game(folder, self.host)
 
     def close_game(self):
         """The table leaves the game (Back, Leave, another game opened): its phones are told so (LEFT), and link
         again when it is continued."""
         self.served = {}
         self.server.serve({}, why=LEFT)
+        if self.wifi is not None:
+            self.wifi.close_game()
         self.seats = None
 
     def stop(self):
         """The app ends: the pages are left to reconnect (to this game, resumed, on the same port)."""
         self.served = {}
         self.seats = None
+        if self.wifi is not None:
+            self.wifi.close_game()
         self.server.stop()
 
     def ready(self):
@@ -104,7 +123,10 @@ class Phones:
         nothing; a new phone on the token takes the seat over. seats: the pairing screen's [(seat, ...)].
         Returns True when the table's pairing changed (the referee resyncs a new pair: push it)."""
         port_of = getattr(transport, "port_of", None)
-        seat = self.seat_of_token(links.token_of(port_of(dev))) if port_of is not None and links else None
+        token = links.token_of(port_of(dev)) if port_of is not None and links else None
+        if self.wifi is not None and self.wifi.seat_of_token(token) is not None:
+            return self._wifi_linked(dev, self.wifi.seat_of_token(token), ref, seats)
+        seat = self.seat_of_token(token)
         if seat is None or ref is None or seat not in {s for s, *_ in seats} or self.place(seat) != PHONE:
             return False
         if ref.seat_of(dev) not in (None, seat):
@@ -113,6 +135,17 @@ class Phones:
         if ref.pairs.get(seat) == dev:
             return False
         ref.pair(seat, dev)  # the table's car goes to it
+        return True
+
+    @staticmethod
+    def _wifi_linked(dev, seat, ref, seats):
+        """A Wi-Fi dashboard linked on its key: its seat's dashboard, as a Pico chosen for the seat is (the key was
+        made for that seat at pairing). A dashboard id already another seat's is never moved by a key."""
+        if ref is None or seat not in {s for s, *_ in seats} or ref.seat_of(dev) not in (None, seat):
+            return False
+        if ref.pairs.get(seat) == dev:
+            return False
+        ref.pair(seat, dev)
         return True
 
     def seat_of_token(self, token):

@@ -198,6 +198,24 @@ class Transport:
                 return None
             return next((key for key, w in self.workers.items() if w.session is session), None)
 
+    def link_info(self, dev):
+        """What the link of dashboard `dev` is like now, for the tablet to say in words (companion/link_words.py):
+        {"port": its port's key (None: on none), "heard_ms": since it last said anything (None: never on this
+        port), "acked_ms": since its last answer to a command (None: none yet), "waiting": commands not answered,
+        "waited_ms": how long the one in flight has waited (None: none), "resends": commands sent again}."""
+        now = _now_ms()
+        with self.lock:
+            d = self.devices.get(dev)
+            if d is None:
+                return None
+            session = d.session
+            port = None if session is None else next(
+                (key for key, w in self.workers.items() if w.session is session), None)
+            last_rx = session.last_rx if session is not None else None
+            return {"port": port, "heard_ms": None if last_rx is None else now - last_rx,
+                    "acked_ms": None if d.acked_ms is None else now - d.acked_ms, "waiting": len(d.pending),
+                    "waited_ms": None if d.sent_ms is None else now - d.sent_ms, "resends": d.resends}
+
     # -- threads -----------------------------------------------------------------------------------------
     def _status(self, dev, now):
         d = self.devices.get(dev)

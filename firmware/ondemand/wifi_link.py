@@ -25,6 +25,8 @@ _DIAL_FIRST_MS = const(100)  # first wait before dialling again after a failure,
 _DIAL_MAX_MS = const(2000)
 _DIAL_TIMEOUT_S = const(3)  # the TCP connect and the upgrade's answer, each
 _READ_MAX = const(512)  # bytes read per poll: then let the game loop run
+_TABLE_SILENT_MS = const(4000)  # linked, and nothing from the table this long (it beats every second): the path is a
+# black hole (an access point gone without a word, a stalled route): dropped and dialled again, as a pulled cable
 _OP_TEXT = const(1)
 _OP_BINARY = const(2)
 _OP_CLOSE = const(8)
@@ -65,12 +67,14 @@ class WifiLink(DashboardProtocol):
         self.sock = None
         self.poller = None
         self.rx = bytearray()  # bytes of a WebSocket frame not whole yet
+        self.out = bytearray()  # the protocol's bytes written this loop pass, sent at its end (_flush)
         self.state = JOINING
         self.reason = None
         self.joined = False
         self.next_dial = ticks_ms()
         self.dial_wait = _DIAL_FIRST_MS
         self.links = 0  # how many times the link came up (tests, figures)
+        self.linked_at = 0  # ticks_ms when the link came up
         self.table_id = table_id  # the table this dashboard was paired with: only its beacon moves the address
         self.beacon_port = beacon_port
         self.beacon_bind = beacon_bind
@@ -139,7 +143,10 @@ class WifiLink(DashboardProtocol):
         self.state = LINKED
         self.reason = None
         self.links += 1
+        self.linked_at = now
+        self.out = bytearray()
         self.hello(now)  # as after a replug: the tablet learns who this is and what it holds
+        self._flush()
 
     def _hear_beacons(self, now):
         """While unlinked: tables say where they are (companion/dashboards_wifi.py); ours moves the address."""
@@ -187,13 +194,20 @@ class WifiLink(DashboardProtocol):
         self.poller = None
 
     def _write(self, data):
-        """The protocol's frames, one masked text frame each; dropped while unlinked (the protocol resends)."""
+        """The protocol's frames, gathered and sent as one masked text frame per loop pass (_flush): a message's
+        fragments written one by one waited for TCP's delayed ack (Nagle), 40 ms each on Linux. Dropped while
+        unlinked (the protocol resends)."""
         if self.sock is not None:
+            self.out.extend(data)
+
+    def _flush(self):
+        if self.sock is not None and self.out:
             try:
-                self._frame(_OP_TEXT, data)
+                self._frame(_OP_TEXT, self.out)
             except OSError:
                 self._drop()
                 self.state = DIALLING
+        self.out = bytearray()
 
     def _frame(self, op, data):
         n = len(data)
@@ -290,5 +304,13 @@ class WifiLink(DashboardProtocol):
             return 0
         if self.poller.poll(timeout_ms):  # type: ignore[union-attr]
             self._read(ticks_ms())
-        self.tick(ticks_ms())
+        now = ticks_ms()
+        heard = self.last_rx if self.last_rx is not None and ticks_diff(self.last_rx, self.linked_at) > 0 \
+            else self.linked_at
+        if self.sock is not None and ticks_diff(now, heard) >= _TABLE_SILENT_MS:
+            self._drop()
+            self.state = DIALLING
+            self.next_dial = now
+        self.tick(now)
+        self._flush()
         return 1

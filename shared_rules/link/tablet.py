@@ -93,6 +93,8 @@ class Device:
         self.events = []  # the ids of the last EVENTS_KEPT events taken, oldest first
         self.held = []  # ids passed to the app and not yet kept by it: acked by kept(), not on arrival
         self.session = None  # type: Session | None
+        self.resends = 0  # commands sent again for want of an answer (the link's quality, shown on the tablet)
+        self.acked_ms = None  # when the last command was answered (the tablet's clock, ms)
 
     def submit(self, cid, name, args):
         frames({"a": args, "c": name, "id": cid, "t": "cmd"})  # refuse now what could never be sent
@@ -207,6 +209,7 @@ class Session:
         Resend it now rather than at the timer; a repeat is answered and never applied twice."""
         d = self.device
         if d is not None and d.session is self and d.sent_ms is not None and now_ms - d.sent_ms >= FAST_RETRY_MS:
+            d.resends += 1
             self._send_command(d, now_ms)
 
     def _complain(self, why, notes):
@@ -242,6 +245,7 @@ class Session:
             if d.pending and d.sent_ms is not None and msg.get("id") == d.pending[0][0]:
                 cid = d.pending.pop(0)[0]
                 d.sent_ms = None
+                d.acked_ms = now_ms
                 if t == "ack":
                     self._take_state(d, msg)
                     notes.append(note.done(d.dev, cid, d.snapshot))
@@ -341,6 +345,7 @@ class Session:
                 if not eager:
                     self.hello_wait = min(self.hello_wait * 2, self.hello_retry * 8)
         elif d.sent_ms is not None and now_ms - d.sent_ms >= self.command_retry:
+            d.resends += 1
             self._send_command(d, now_ms)
         else:
             self.pump(now_ms)

@@ -129,6 +129,10 @@ def f1_then_f5(d):
     yield tap(cards[0].virtual_button)  # "Show it on this tablet instead"
     yield lambda: "f5-virtual-1" in app.ports.virtual
     card = list(reversed(app.screen("pairing").ids.seats.children))[0]
+    # Its link in words on its card (companion/link_words.py, pairing.kv's LinkLine), kept up to date as it links
+    yield lambda: 0 in app.pairing.link_lines and app.pairing.link_lines[0].text.startswith("this tablet: linked")
+    card = list(reversed(app.screen("pairing").ids.seats.children))[0]
+    d.note("link_words", [app.pairing.link_lines[0].text, app.pairing.link_lines[0] in card.children])
     d.note("use_phone", card.virtual_button.text)
     yield tap(card.virtual_button)  # "Use a phone": the dashboard here stops, the seat waits for its phone
     yield lambda: not app.ports.virtual

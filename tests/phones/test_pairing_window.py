@@ -30,6 +30,8 @@ def test_formula5_after_formula1_takes_no_leftover_and_the_tablet_choice_warns(t
     assert seen["f5_running"] == [] and seen["f5_pairs"] == {}  # nothing left over from the race
     assert seen["f5_cards"] == [0]  # one player's car: the bots need no dashboard
     assert seen["f5_url"] != seen["f1_url"] and seen["f5_url"].split("/")[2] == seen["f1_url"].split("/")[2]
+    words, on_its_card = seen["link_words"]
+    assert words.startswith("this tablet: linked") and on_its_card, seen["link_words"]
     assert seen["use_phone"] == "Use a phone"  # back to a phone: nothing left running here, the seat served
     assert seen["back_to_phone"] == {"running": [], "pairs": {}, "served": [0]}
     assert "its cards are covered" in seen["warning"] and "the table may see them too" in seen["warning"]

@@ -17,8 +17,8 @@ from tests.wifi.harness import Air, WifiDashboard
 
 
 class Tablet:
-    def __init__(self, keys):
-        self.links = LinkPorts()
+    def __init__(self, keys, links=None):
+        self.links = links if links is not None else LinkPorts()
         self.transport = Transport(AllPorts(NoPorts(), self.links), FAST)
         self.transport.start()
         self.server = PhoneServer(self.links, files=object())  # no seat page asked for here: no files made

@@ -65,7 +65,6 @@ class Board:
         # page, which the panel's horizontal addressing puts in that window.
         self._window = bytearray((0x00, 0x21, 0, 127, 0x22, 0, 7))
         self._data = [[b"\x40"] + [None] * (k + 1) for k in range(b.PAGES)]  # by page count - 1: reused
-        self._views = {}  # (page, first cell, end cell) -> memoryview of that span: made once each, no garbage
 
     def _watch(self, i, pin):
         latch = self.latch
@@ -103,7 +102,7 @@ class Board:
         i2c = self.i2c
         addr = self.oled.addr
         window = self._window
-        views = self._views
+        pages = self.pages
         for k in range(n):
             p0, p1, a, e = rects[k]
             window[2] = a * 8
@@ -113,11 +112,9 @@ class Board:
             i2c.writeto(addr, window)
             data = self._data[p1 - p0]
             for p in range(p0, p1 + 1):
-                key = (p * 17 + a) * 17 + e
-                v = views.get(key)
-                if v is None:
-                    v = views[key] = self.pages[p][a * 8 : e * 8]
-                data[1 + p - p0] = v
+                # A view of the span, garbage after the frame (a few per frame): kept, the views of every span
+                # ever sent grew the heap through the race (a cache of them held KBs of a linked Pico's heap)
+                data[1 + p - p0] = pages[p][a * 8 : e * 8]
             i2c.writevto(addr, data)
 
     def contrast(self, level):

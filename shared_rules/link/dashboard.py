@@ -48,9 +48,9 @@ class DashboardProtocol:
         self.write = write
         self.on_applied = on_applied
         self.on_journal = on_journal
-        # [id, outcome] of the last _DONE_KEPT commands handled, oldest first; outcome "" applied, else the
-        # error code it was refused with (copies: the caller's saved lists are its own).
-        self.done = [list(d) for d in done][-_DONE_KEPT:]
+        # (id, outcome) of the last _DONE_KEPT commands handled, oldest first; outcome "" applied, else the
+        # error code it was refused with. Tuples: half a list's heap each, and 64 of them stay all race on a Pico.
+        self.done = [tuple(d) for d in done][-_DONE_KEPT:]
         self.reader = codec.Receiver()  # lines out of the byte stream, and fragments put back together
         # Messages sent: each one's "n", the number of its fragments, and the counter in event ids (post_event
         # sends its event at once, so no two events get the same count).
@@ -195,7 +195,7 @@ class DashboardProtocol:
                 code = getattr(e, "code", None)
                 outcome = (isinstance(code, str) and codec.clean_text(code, 16)) or "invalid"
                 self._send({"t": "err", "id": cid, "e": outcome, "m": codec.clean_text(e)}, now_ms)
-            self.done.append([cid, outcome])
+            self.done.append((cid, outcome))
             if len(self.done) > _DONE_KEPT:
                 self.done.pop(0)
             if outcome:

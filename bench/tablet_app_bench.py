@@ -13,10 +13,13 @@ tablet.app_cpu_six_unix_own_s       of the second, the app's own process (its ch
 tablet.app_race_six_phones_s        each race's wall time: the same steps at the same pace, so about the same
 tablet.app_race_six_unix_s
 tablet.app_race_turns               the race's turns (the same seed, the same taps)
+tablet.app_idle_cpu_pct_six_phones  the race screen left alone for IDLE_S before the race (the table talking, a player
+tablet.app_idle_cpu_pct_six_unix    thinking): the app's CPU meanwhile, % of one core (the unix way's with its children)
 
 The race: tests/companion/appdriver.py's app, six players, 3 laps (the setup's default), the same seed; every turn on
 the race screen's buttons as a table plays it (the fastest live speed, Lap, or Finish and 2 on the last lap, End
-turn), a tap every PACE_S of real time, the turn ended once every dashboard holds its car (the table in step). The
+turn), a tap every PACE_S of real time, the next turn begun once every dashboard holds its car (the table in step) and
+the turn's TURN_S of real time are over (both races then last the same, unless the machine's load stretches a turn). The
 CPU is counted from the race screen's first frame in step to the race's end in step. Each way runs in an app of its
 own (one Kivy window per process).
 
@@ -37,6 +40,8 @@ sys.path.insert(0, ROOT)
 SEED = 1962
 PLAYERS = 6
 PACE_S = 0.3  # real time between two of the operator's taps, both ways (a quick hand at the table)
+TURN_S = 2.5  # a turn's slot of real time, both ways: the next turn starts when it is over (and the table in step),
+# so that both races last the same (what the app costs each second weighs alike), whichever waited longer for its acks
 IDLE_S = 5.0
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -128,6 +133,7 @@ def race(d):
     race = race_ids(app)
     turns = 0
     while not ref.race.game_over and turns < 60:
+        slot = time.monotonic() + TURN_S
         car = app.f1.view.active_car()
         yield app.f1.ready
         if not car.speed_set:
@@ -143,6 +149,7 @@ def race(d):
         yield tap(race.end)
         yield real_time(PACE_S)
         yield in_step
+        yield lambda slot=slot: time.monotonic() >= slot
         turns += 1
     yield in_step
     cpu1, wall1, threads1 = cpu(), time.monotonic(), _threads_cpu()
@@ -265,10 +272,14 @@ def main():
         "tablet.app_race_six_phones_s": round(phones["wall_s"], 1),
         "tablet.app_race_six_unix_s": round(unix["wall_s"], 1),
         "tablet.app_race_turns": phones["turns"],
+        "tablet.app_idle_cpu_pct_six_phones": round(100 * phones["idle_cpu_s"] / IDLE_S, 1),
+        "tablet.app_idle_cpu_pct_six_unix": round(100 * unix["idle_cpu_s"] / IDLE_S, 1),
     }
     record(figures)
     for k, v in sorted(figures.items()):
         print("  %-36s %s" % (k, v))
+    for name, seen in (("phones", phones), ("unix", unix)):  # where the CPU went, by thread
+        print("  %s: race %s; idle %s" % (name, seen["threads_s"], seen["idle_threads_s"]))
 
 
 if __name__ == "__main__":

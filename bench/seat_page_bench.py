@@ -12,6 +12,20 @@ phone.first_load_kb             what the first load of the page transferred, as 
 phone.reload_kb                 what a reload of it transferred (the runtime and firmware are cached for good), KB
 phone.taps_timed                the taps that drew a frame and were timed (of 60)
 
+What a player meets (cold_with_tablet): the page of a seat of a game in play, served by the phones' server as the app
+runs it (tests/phones/table.py: companion/phones/table.py's Phones, the transport, the referee), in a Chromium started
+for that one load (a fresh profile: nothing in its HTTP cache, no compiled WebAssembly kept by its renderer), DevTools'
+cache disabled besides:
+
+phone.first_frame_cold_ms_p50        the page asked for (navigation start, the page's performance time origin) to the
+                                     firmware's first frame on its canvas, median of COLD_LOADS fresh browsers
+phone.first_frame_cold_ms_max        the slowest of them
+phone.first_frame_cold_ms_p50_cpu4x  the same with the CPU slowed 4x (DevTools CPU throttling, set before the request)
+phone.first_frame_cold_ms_max_cpu4x
+phone.first_frame_cold_parts_ms_*    where the median load's time went (cpu 1x), ms from the request: html (the
+                                     page's response), received (the last of its files), boot, module, bundle, files,
+                                     runtime, firmware (seat.js's marks, _PARTS), frame (the first frame)
+
 The taps are timed again with six pages at once, linked to one tablet, by bench/phone_bench.py.
 """
 
@@ -26,6 +40,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 from bench.results import record  # noqa: E402
 
 LOADS = 7
+COLD_LOADS = 7
 TAPS = 60
 
 # Taps on the page's own timer (pointer events on its buttons, as a finger's), UP then DOWN, 150 ms apart.
@@ -97,6 +112,65 @@ def seat_page(figures):
             browser.driver.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": 1})
 
 
+# Where a load's time went, from the page's own timing entries (ms since navigation start): the page's response,
+# the last of its files received, then seat.js's marks (boot: its script runs; files: the runtime's module and the
+# firmware bundle in hand; runtime: MicroPython's WebAssembly instantiated; firmware: its files written), the frame.
+_PARTS = """
+const nav = performance.getEntriesByType("navigation")[0];
+const files = performance.getEntriesByType("resource").filter((e) => /micropython|firmware/.test(e.name));
+const out = {html: nav.responseEnd, received: Math.max(0, ...files.map((e) => e.responseEnd)),
+             frame: window.dash.firstFrameMs};
+for (const m of performance.getEntriesByType("mark")) {
+  if (m.name.startsWith("seat:")) out[m.name.slice(5)] = m.startTime;
+}
+return out;
+"""
+
+
+def _cold_load(url, rate):
+    """One load of `url` in a Chromium of its own (fresh profile), HTTP cache off, CPU slowed `rate` times: the
+    page's own account of where its time went."""
+    from tests.phones.browser import Browser, _quit
+
+    browser = Browser()
+    browser._start()
+    try:
+        d = browser.driver
+        d.execute_cdp_cmd("Network.enable", {})
+        d.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+        d.execute_cdp_cmd("Network.clearBrowserCache", {})
+        if rate != 1:
+            d.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": rate})
+        from tests.web.engines import visit
+
+        page = visit(browser, url)
+        page.wait(lambda: page.dash()["booted"], timeout=60, what="the first frame")
+        return page.js(_PARTS)
+    finally:
+        _quit(browser.driver, browser.profile)
+
+
+def cold_with_tablet(figures):
+    import tempfile
+    from pathlib import Path
+
+    from tests.phones.table import Table
+
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Table(Path(tmp), players=2).start()
+        try:
+            url = t.urls[0]
+            for rate, suffix in ((1, ""), (4, "_cpu4x")):
+                loads = sorted((_cold_load(url, rate) for _ in range(COLD_LOADS)), key=lambda x: x["frame"])
+                figures["phone.first_frame_cold_ms_p50" + suffix] = round(loads[len(loads) // 2]["frame"], 1)
+                figures["phone.first_frame_cold_ms_max" + suffix] = round(loads[-1]["frame"], 1)
+                if rate == 1:
+                    for part, ms in loads[len(loads) // 2].items():
+                        figures["phone.first_frame_cold_parts_ms_" + part] = round(ms, 1)
+        finally:
+            t.stop()
+
+
 def main():
     from tests.web.engines import MISSING
 
@@ -104,6 +178,7 @@ def main():
         print("seat page bench skipped: " + MISSING["chromium"])
         return
     figures = {}
+    cold_with_tablet(figures)
     seat_page(figures)
     record(figures)
     for k, v in sorted(figures.items()):

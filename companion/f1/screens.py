@@ -87,6 +87,8 @@ class F1Controller:
         self.rows_sig = None
         self.car_rows = []  # CarPanel widgets, in turn order
         self.speed_keys = []  # the 17 SpeedKeys, 0..160, made once
+        self.finish_keys = []  # the finish picker's keys, 0..8 spaces over the line, made once
+        self.tick_news = None  # what the links and the referee had said when a tick last brought the screen up to date
         self.oleds = {}  # dev -> the OledView showing it (one: the race screen's dashboard pane)
         self.dash_dev = None  # the virtual dashboard shown on the race screen
         self.dash_sig = None
@@ -178,6 +180,7 @@ class F1Controller:
         self.view = f1_view.RaceView(ref, self.app.bridge)
         self.app.bridge.attach(ref)
         self.rows_sig = None
+        self.tick_news = None
         self.seat_shown = None
         self.dash_dev = None
         self.picker = "speed"
@@ -233,7 +236,13 @@ class F1Controller:
             self.app.pairing.refresh()  # redrawn only when a dashboard or a phone came or went
         elif self.app.sm.current == "race":
             self.app.show_link_error(self.app.screen("race").ids.message)
-            self.refresh_race()
+            # What a tick may bring to the screen comes over the links (a dashboard's event, state, status, hello)
+            # or is a decision the referee took; everything else the screen changes refreshes it itself. Looked at
+            # 30 times a second, the six cars' rows cost the tablet as much with nothing new.
+            news = (self.app.bridge.changed, self.ref.token())
+            if news != self.tick_news:
+                self.tick_news = news
+                self.refresh_race()
             self._draw_oleds()
 
     def _draw_oleds(self):
@@ -390,12 +399,18 @@ class F1Controller:
             return
         if car is not None and self.picker == "finish":
             ids.picker_title.text = "%s crosses the finishing line: spaces over it" % self.ref.race.names[v.active()]
-            grid.clear_widgets()
-            grid.cols = 9
-            for n in range(0, 9):
-                b = RaceButton(text=str(n), token=acts["finish"].token)
-                b.bind(on_release=lambda w, n=n: self.act("finish", n, token=w.token))
-                grid.add_widget(b)
+            if not self.finish_keys:  # made once: nine buttons made at every car's finish cost more than its frame
+                for n in range(0, 9):
+                    b = RaceButton(text=str(n))
+                    b.bind(on_release=lambda w, n=n: self.act("finish", n, token=w.token))
+                    self.finish_keys.append(b)
+            for b in self.finish_keys:
+                b.token = acts["finish"].token
+            if self.finish_keys[0].parent is not grid:
+                grid.clear_widgets()
+                grid.cols = 9
+                for b in self.finish_keys:
+                    grid.add_widget(b)
             return
         picker = "speed"
         if car is not None and self.picker == "block":

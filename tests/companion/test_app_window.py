@@ -294,3 +294,25 @@ def test_every_other_formula1_screen_fits_at_three_sizes(tmp_path):
     main (7-10 px text at 800x480)."""
     seen = run("screens_fit", tmp_path, tmp_path / "data", seed=3, timeout=150)
     assert len(seen["fits"]) == 12 and {k: v for k, v in seen["fits"].items() if v} == {}
+
+
+
+def test_the_race_screen_left_alone_reads_nothing_again_and_its_finish_keys_are_made_once(tmp_path):
+    out = tmp_path / "race_screen_work.json"
+    env = dict(os.environ, F1_COMPANION_DATA=str(tmp_path / "data"), PYTHONPATH=ROOT)
+    proc = subprocess.run([sys.executable, "-m", "tests.companion.race_screen_work", str(out)], cwd=ROOT, env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=180)
+    assert out.exists(), proc.stderr.decode(errors="replace")[-3000:]
+    seen = json.loads(out.read_text())
+    assert "error" not in seen, seen["error"]
+    # A second with nothing new: the app's Clock polled the links some 30 times; the cars' rows are read again only
+    # for what came (a poll with news reads them for the panels and for the face shown: twice), not on every poll
+    news = seen["quiet_news"] + seen["quiet_decisions"]
+    assert seen["quiet_rows"] <= 2 * news, seen
+    # Both cars crossed the line on the finish picker: the same nine keys both times (nine new buttons at every
+    # finish cost the tablet more than the frame that shows them), each with the turn's token
+    assert seen["game_over"] and len(seen["finish_keys"]) == 2, seen
+    first, second = seen["finish_keys"]
+    assert sorted(text for _id, text, _token in first) == [str(n) for n in range(9)]
+    assert all(token for _id, _text, token in first + second)
+    assert [key_id for key_id, _t, _k in first] == [key_id for key_id, _t, _k in second]

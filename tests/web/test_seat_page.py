@@ -71,6 +71,15 @@ def test_the_page_boots_the_firmware(server, browser):
                ("UP", "DOWN", "OK", "CARD", "BACK"))
 
 
+def test_the_firmware_is_looked_for_only_where_it_is(server, browser):
+    # A module looked for in the runtime's current folder first (its default first entry) is a failed stat, an
+    # exception made and thrown in its file system, for every import before the first frame: its time is the phone's
+    page = visit(browser, server.new_seat())
+    boot(page)
+    page.js("window.dash.python('import sys, js\\njs.globalThis.f1path = \\'|\\'.join(sys.path)')")
+    assert page.js("return window.f1path").split("|") == [".frozen", "/lib"]
+
+
 def test_a_tap_changes_the_canvas_to_the_firmwares_framebuffer(server, browser):
     page = visit(browser, server.new_seat())
     _, before = boot(page)

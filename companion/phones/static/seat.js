@@ -442,18 +442,21 @@ export async function boot(urls) {
   // (main.start_async) and a page script's slip is not the dashboard stopping.
   window.addEventListener("error", (e) => { if (!dash.booted) fail(e.error || e.message); });
   window.addEventListener("unhandledrejection", (e) => { if (!dash.booted) fail(e.reason); });
+  performance.mark("seat:boot");
   setupButtons();
   setupCanvas();
   status();
   try {
     const [runtime, bundle] = await Promise.all([
-      import(urls.runtime),
-      fetch(urls.firmware).then((r) => r.json()),
+      import(urls.runtime).then((m) => { performance.mark("seat:module"); return m; }),
+      fetch(urls.firmware).then((r) => r.json()).then((b) => { performance.mark("seat:bundle"); return b; }),
     ]);
+    performance.mark("seat:files"); // where a first frame's time goes (bench/seat_page_bench.py reads the marks)
     mp = await runtime.loadMicroPython({
       url: urls.wasm, heapsize: HEAP, linebuffer: false, stdin: readByte, stdout: writeBytes,
       stderr: (b) => console.warn(new TextDecoder().decode(b)),
     });
+    performance.mark("seat:runtime");
     FS = mp.FS;
     for (const [path, data] of Object.entries(bundle.files)) {
       FS.mkdirTree("/lib/" + path.slice(0, path.lastIndexOf("/")));
@@ -464,7 +467,11 @@ export async function boot(urls) {
     // For tests and the curious: the framebuffer the firmware drew, as hex (what the canvas must show).
     dash.fb = () => mp.pyimport("binascii").hexlify(board.buf).decode();
     dash.python = (code) => mp.runPython(code); // what a test runs inside (a fault to restart from)
-    mp.runPython("from firmware import webport\nwebport.start()");
+    performance.mark("seat:firmware");
+    // Modules are looked for only where they are (the runtime's frozen ones, then /lib): each miss of the default
+    // first entry (the current folder) is a failed stat, an exception thrown in the runtime's file system, some
+    // 40 of them before the first frame
+    mp.runPython("import sys\nsys.path[:] = ['.frozen', '/lib']\nfrom firmware import webport\nwebport.start()");
     keepAwake();
     connect();
     setInterval(watchLink, 500);

@@ -1,32 +1,36 @@
 """The tiers see what they sort: a test module that starts a real browser (tests/web/engines.py's open_engine, or
-tests/phones/browser.py's Browser) carries the `browser` marker, so `make check`'s fast tier never waits on one."""
+tests/phones/browser.py's Browser) carries the `browser` marker, and one that runs the app in its window through
+tests/companion/test_app_window.py's run carries `window`, so `make check`'s fast tier never waits on either."""
 
 import ast
 import os
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
-LAUNCHERS = {"tests.web.engines": "open_engine", "tests.phones.browser": "Browser"}
+# marker: {module: the name that starts it}
+LAUNCHERS = {"browser": {"tests.web.engines": "open_engine", "tests.phones.browser": "Browser"},
+             "window": {"tests.companion.test_app_window": "run"}}
 
 
-def starts_a_browser(tree):
-    """Whether the module imports one of the ways a test starts a browser."""
+def starts(tree, marker):
+    """Whether the module imports one of the ways a test starts what `marker` names."""
+    launchers = LAUNCHERS[marker]
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module in LAUNCHERS:
-            if any(alias.name == LAUNCHERS[node.module] for alias in node.names):
+        if isinstance(node, ast.ImportFrom) and node.module in launchers:
+            if any(alias.name == launchers[node.module] for alias in node.names):
                 return True
     return False
 
 
-def marks_browser(tree):
-    """Whether `pytest.mark.browser` appears anywhere in the module (on the module, a class or a test)."""
-    return any(isinstance(node, ast.Attribute) and node.attr == "browser" and isinstance(node.value, ast.Attribute)
+def marks(tree, marker):
+    """Whether `pytest.mark.<marker>` appears anywhere in the module (on the module, a class or a test)."""
+    return any(isinstance(node, ast.Attribute) and node.attr == marker and isinstance(node.value, ast.Attribute)
                and node.value.attr == "mark" for node in ast.walk(tree))
 
 
-def unmarked(sources):
-    """The names among `sources` ({name: source text}) that start a browser without the marker."""
+def unmarked(sources, marker="browser"):
+    """The names among `sources` ({name: source text}) that start what `marker` names without the marker."""
     return sorted(name for name, text in sources.items()
-                  if starts_a_browser(ast.parse(text)) and not marks_browser(ast.parse(text)))
+                  if starts(ast.parse(text), marker) and not marks(ast.parse(text), marker))
 
 
 def module_sources():
@@ -42,8 +46,14 @@ def module_sources():
 
 def test_every_module_that_starts_a_browser_is_in_the_browser_tier():
     sources = module_sources()
-    assert len(sources) > 100 and any(starts_a_browser(ast.parse(t)) for t in sources.values())
-    assert unmarked(sources) == []
+    assert len(sources) > 100 and any(starts(ast.parse(t), "browser") for t in sources.values())
+    assert unmarked(sources, "browser") == []
+
+
+def test_every_module_that_runs_the_apps_window_is_in_the_window_tier():
+    sources = module_sources()
+    assert any(starts(ast.parse(t), "window") for t in sources.values())
+    assert unmarked(sources, "window") == []
 
 
 def test_a_browser_started_without_the_marker_is_caught():
@@ -53,4 +63,13 @@ def test_a_browser_started_without_the_marker_is_caught():
         "marked.py": "import pytest\nfrom tests.web.engines import open_engine\n\npytestmark = [pytest.mark.browser]\n",
         "no_browser.py": "from tests.web.engines import MISSING\n",
     }
-    assert unmarked(planted) == ["chromium.py", "unmarked.py"]
+    assert unmarked(planted, "browser") == ["chromium.py", "unmarked.py"]
+
+
+def test_a_window_run_without_the_marker_is_caught():
+    planted = {
+        "unmarked.py": "from tests.companion.test_app_window import run\n",
+        "marked.py": "import pytest\nfrom tests.companion.test_app_window import run\n\npytestmark = [pytest.mark.window]\n",
+        "no_window.py": "from tests.companion.test_app_window import stale_screenshots\n",
+    }
+    assert unmarked(planted, "window") == ["unmarked.py"]

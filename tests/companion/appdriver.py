@@ -998,6 +998,7 @@ def dice_land_first(d):
     spoiled = []
     screen_spoiled = []
     frames = {"n": 0}
+    dev = ref.pairs[seat]
 
     def watch():
         if app.f1.rolling:
@@ -1009,9 +1010,15 @@ def dice_land_first(d):
             shown = race_screen_shows(app, seat)
             if shown != screen_before:
                 screen_spoiled.append(shown)
+            if frames["n"] > 5 and not app.transport.pending(dev) and dash.state_frame == dash.frame:
+                # Looked long enough: whatever the table sent the dashboard meanwhile is acked and drawn (a throw
+                # sent too soon would be on its screen now). The dice land: their time passes at once.
+                app.clock.step(ids.dice.ROLL_S)
             return False
         return True
 
+    # The dice tumble until the dashboard has been watched (a loaded machine draws few frames in 0.8 s)
+    ids.dice.ROLL_S = 600
     yield tap(ids.corner)
     yield watch  # every tick of the roll looked at, until the dice land
     d.note("during", {"frames": frames["n"], "spoiled": spoiled[:3]})

@@ -6,6 +6,8 @@ import pytest
 
 from tests.companion.test_app_window import run
 
+pytestmark = [pytest.mark.window]
+
 CAPS_MIN_PX = 14  # the least capital height of a word the game needs read, as drawn
 TURN_CAPS_PX = 22  # whose turn: Formula 1's turn bar draws its name's capitals 22-23 px high at 800x480
 

@@ -2,7 +2,7 @@
 screen to 1920x1200), in the real app in a real (offscreen) window, one app run for every size: the setup,
 the pairing of five players' dashboards, the table with 5, 4 and 2 players, the race over, and the
 question Back asks before leaving it.
-Screenshots: screenshots/f5-<screen>-<n>p-<w>x<h>.png (gitignored), for a person to look at."""
+Screenshots: shots/f5-<screen>-<n>p-<w>x<h>.png in the test's own tmp_path, for a person to look at."""
 
 import pytest
 from tests.companion.test_app_window import run

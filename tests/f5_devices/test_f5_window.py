@@ -13,7 +13,6 @@ from shared_rules.f5.game import Game
 pytestmark = [pytest.mark.window]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHOTS = os.path.join(ROOT, "screenshots")
 SEED = 55
 
 
@@ -21,7 +20,7 @@ def test_solo_game_on_the_tablet(tmp_path):
     out = tmp_path / "f5.json"
     env = dict(os.environ, F1_COMPANION_DATA=str(tmp_path / "data"), PYTHONPATH=ROOT, F1_COMPANION_SEED=str(SEED))
     proc = subprocess.run(
-        [sys.executable, "-m", "tests.f5_devices.f5_window", str(out), SHOTS],
+        [sys.executable, "-m", "tests.f5_devices.f5_window", str(out), str(tmp_path / "shots")],  # its own folder
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

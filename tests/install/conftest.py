@@ -1,3 +1,5 @@
+import fcntl
+import json
 import os
 
 import pytest
@@ -6,12 +8,25 @@ from tests.install.wheel import build_wheel, install
 
 
 @pytest.fixture(scope="session")
-def installed(tmp_path_factory):
-    """The app installed from its wheel into a fresh virtual environment outside the checkout, once per session:
-    (the wheel's path, the venv's bin folder)."""
-    work = tmp_path_factory.mktemp("installed")
-    wheel = build_wheel(str(work / "dist"))
-    return wheel, install(wheel, str(work / "venv"))
+def installed(tmp_path_factory, worker_id):
+    """The app installed from its wheel into a fresh virtual environment outside the checkout, once per run:
+    (the wheel's path, the venv's bin folder). Under xdist the workers share it (the run's folder, under a lock):
+    the tests that use it land on different workers, and each paid a whole build and install."""
+    root = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        root = root.parent  # the run's folder, above each worker's own
+    with open(root / "installed.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # a second worker waits here for the first one's install
+        made = root / "installed.json"
+        if not made.exists():
+            work = root / "installed"
+            wheel = build_wheel(str(work / "dist"))
+            bin_dir = install(wheel, str(work / "venv"))
+            tmp = root / "installed.json.tmp"
+            tmp.write_text(json.dumps([wheel, bin_dir]))
+            os.replace(tmp, made)
+        wheel, bin_dir = json.loads(made.read_text())
+    return wheel, bin_dir
 
 
 @pytest.fixture

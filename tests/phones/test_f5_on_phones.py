@@ -21,7 +21,6 @@ from tests.phones.player import play, rows
 pytestmark = [pytest.mark.slow, pytest.mark.whole, pytest.mark.browser, pytest.mark.skipif(MISSING is not None, reason=MISSING or "")]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHOTS = os.path.join(ROOT, "screenshots")
 SEED = 2026
 PLAYERS = [0, 1, 2]  # red and yellow on phones, green a bot; blue and white have no player
 KILL_AFTER = 9  # player moves before the app is killed
@@ -30,7 +29,8 @@ KILL_AFTER = 9  # player moves before the app is killed
 def start(scenario, out, data):
     env = dict(os.environ, F1_COMPANION_DATA=str(data), PYTHONPATH=ROOT, F1_COMPANION_SEED=str(SEED),
                F1_PHONE_HOST="127.0.0.1", F1_PHONE_PORT="0")
-    return subprocess.Popen([sys.executable, "-m", "tests.phones.phone_window", scenario, str(out), SHOTS],
+    shots = os.path.join(os.path.dirname(str(out)), "shots")  # in the test's own tmp_path
+    return subprocess.Popen([sys.executable, "-m", "tests.phones.phone_window", scenario, str(out), shots],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 

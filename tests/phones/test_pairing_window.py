@@ -21,7 +21,7 @@ def test_formula5_after_formula1_takes_no_leftover_and_the_tablet_choice_warns(t
     env = dict(os.environ, F1_COMPANION_DATA=str(tmp_path / "data"), PYTHONPATH=ROOT, F1_PHONE_HOST="127.0.0.1",
                F1_PHONE_PORT="0", F1_COMPANION_SEED="7")
     proc = subprocess.run([sys.executable, "-m", "tests.phones.phone_window", "f1_then_f5", str(out),
-                           os.path.join(ROOT, "screenshots")], cwd=ROOT, env=env, capture_output=True, timeout=120)
+                           str(tmp_path / "shots")], cwd=ROOT, env=env, capture_output=True, timeout=120)
     assert out.exists(), proc.stderr.decode(errors="replace")[-3000:]
     seen = json.loads(out.read_text())
     assert "error" not in seen, seen["error"]

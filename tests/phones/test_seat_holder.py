@@ -23,6 +23,8 @@ from tests.web.engines import MISSING, open_engine, phone_id, visit
 from tests.web.test_page_freeze import freeze
 from tests.web.test_seat_page import boot
 
+pytestmark = [pytest.mark.browser]
+
 LINKED = "Linked to the tablet."
 TAKEN = "Another phone or tab took this seat"
 LEFT = "The table left this game; this phone links again when the game is continued."

@@ -69,7 +69,7 @@ class RawTablet:
             if resend is not None and now > again:
                 self.send(resend)
                 again = now + 0.5
-            time.sleep(0.001)
+            time.sleep(0.001)  # the poll period: how often to read the Pico, not a wait for anything
 
     def hello(self):
         hi = {"t": "hi", "p": codec.PROTOCOL}

@@ -10,6 +10,8 @@ from tests.web.engines import MISSING, open_engine, phone_id, visit
 from tests.web.test_seat_page import boot
 from tests.web.test_tablet_link import tablet  # noqa: F401  # the fixture: phones server, Transport, Notes
 
+pytestmark = [pytest.mark.browser]
+
 # red 0..13, yellow 14..27, ...: a hand with red cards; the column gives a red card speed 3
 VIEW = {"car": 0, "hand": [0, 1, 15, 30], "col": [3, 4], "pos": 0, "speed": 0, "ahead": -1, "round": 1, "k": 1,
         "turn": 0, "over": 0, "win": 0}

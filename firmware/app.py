@@ -113,11 +113,13 @@ class Pauses:
 
 class Tablet:
     """The tablet link (firmware/ondemand/link.py, some 9 KB of heap), loaded when the tablet first speaks: a dashboard
-    played standalone never pays for it. Until then, `kept`: the saved command ids and events it will start from."""
+    played standalone never pays for it. Until then, `kept`: the saved command ids and events it will start from.
+    On a Pico W, `wifi`: its Wi-Fi seat (firmware/ondemand/wifi_seat.py), which links over Wi-Fi while USB does not."""
 
     def __init__(self, kept):
         self.link = None
         self.kept = kept
+        self.wifi = None
 
     def linked(self):
         return self.link.tablet_present() if self.link is not None else 0
@@ -128,21 +130,42 @@ class Tablet:
         return (link.done_ids(), link.pending_events()) if link is not None else self.kept
 
     def listen(self, report, apply, keeper):
-        """Before the link is loaded, the tablet has spoken: its first byte is dropped (the tablet repeats a lost
+        """Before the USB link is loaded, the tablet has spoken: its first byte is dropped (the tablet repeats a lost
         frame: its "hi" until it hears the hello, a command until it is answered) and the link is loaded, which says
-        hello with `report()`. Returns 0 at the end of input (the unix port's stdin closed): no tablet can ever come."""
+        hello with `report()`; it takes the seat from a Pico W's Wi-Fi link. Returns 0 at the end of input (the
+        unix port's stdin closed): no tablet can ever come."""
         if not sys.stdin.buffer.read(1):  # type: ignore[attr-defined]
             return 0
         gc.collect()  # its code is placed in a clean heap, not among a press's garbage
         from firmware.ondemand.link import DashboardLink
 
-        keeper.open_journal()
-        done, events = self.kept
-        self.kept = ([], [])  # the link keeps them from here on
-        self.link = DashboardLink(report, apply, on_journal=keeper.journaled, done=done)
+        if keeper.journal is None:
+            keeper.open_journal()
+        on_wifi = self.wifi.conf.answer if self.wifi is not None else None
+        self.swap(lambda done: DashboardLink(report, apply, on_journal=keeper.journaled, done=done, on_wifi=on_wifi))
+        return 1
+
+    def find_radio(self, state_path):
+        """A Pico W's Wi-Fi seat, or None: a plain Pico has no `network` module and loads nothing of Wi-Fi."""
+        try:
+            import network  # type: ignore[import-not-found]  # noqa: F401
+        except ImportError:
+            return None
+        from firmware.ondemand.wifi_seat import WifiSeat
+
+        self.wifi = WifiSeat(state_path)
+        return self.wifi
+
+    def swap(self, make):
+        """One link at a time (USB, or a Pico W's Wi-Fi): the link make(done ids) takes the seat from the one before,
+        with its unacknowledged events, and the one before closes. The journal goes on: nothing lost or doubled."""
+        done, events = self.kept_now()
+        if self.link is not None:
+            self.link.close()
+        self.kept = ([], [])
+        self.link = make(done)
         if events:
             self.link.restore_events(events)
-        return 1
 
     def post(self, name, args):
         link = self.link
@@ -238,6 +261,11 @@ class App:
     def post(self, name, args):
         self.tablet.post(name, args)
 
+    def wifi_words(self):
+        """What the screen says of a Pico W's Wi-Fi link (its signal, or why it has no table); None without one."""
+        link = self.tablet.link
+        return link.words() if link is not None and not link.usb else None
+
     def solo(self):
         """Standalone play's own dice and piles (firmware/ondemand/solo.py), loaded on first use."""
         if self._solo is None:
@@ -323,6 +351,9 @@ class App:
         gc.collect()
         gc.threshold(max(gc.mem_free() // 2, _GC_MIN_SPARE))
         self.settle()
+        seat = self.tablet.find_radio(self.board.state_path)
+        if seat is not None:
+            asyncio.create_task(self.wifi_task(seat))
         asyncio.create_task(self.link_task())
         asyncio.create_task(self.tick_task())
         asyncio.create_task(self.save_task())
@@ -349,7 +380,7 @@ class App:
                 # folded them in. A command never waits for a save: the journal keeps it across one (keeper.py).
                 await asyncio.sleep_ms(_POLL_MS)
             link = tablet.link
-            if link is None:
+            if link is None or not link.usb:
                 if not tablet.listen(self.report, self._apply, keeper):
                     return  # the unix port's stdin closed: no tablet can ever come
                 self.screen.touched = 1  # the tablet indicator
@@ -363,6 +394,15 @@ class App:
                     # a restart, and a tablet restarted meanwhile (had it lost the ids it took) would apply it twice.
                     keeper.dirty = 1
             self.settle()  # the commands just taken shown (and their save asked for) before the next input is read
+
+    async def wifi_task(self, seat):
+        """A Pico W: its seat links over Wi-Fi while USB does not (firmware/ondemand/wifi_seat.py)."""
+        while True:
+            wait, words = seat.step(self.tablet, self.keeper, self.report, self._apply)
+            if words:
+                self.screen.touched = 1
+            self.settle()
+            await asyncio.sleep_ms(wait)
 
     async def tick_task(self):
         """Time-outs on the screen, the tablet indicator, the link's heartbeat and resends, the journal's fold."""

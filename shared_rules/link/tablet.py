@@ -18,6 +18,27 @@ CONNECTED = "connected"
 SILENT = "silent"
 LOST = "lost"
 EVENTS_KEPT = 64  # event ids remembered per dashboard: one ack can be lost, and the event comes again
+WIFI_TRIES = 12  # a `wifi` message unanswered after this many sends is given up (the pairing screen says so)
+
+
+def _b64(text):
+    return binascii.b2a_base64(text.encode()).strip().decode()
+
+
+def wifi_message(mid, ssid, password, table_id, key):
+    """The `wifi` message (docs/protocol.md §15a): the name and password as base64 of their UTF-8 (a frame holds
+    printable ASCII only, and neither may be); ValueError if it could never be sent."""
+    msg = {"t": "wifi", "id": mid, "s": _b64(ssid), "pw": _b64(password), "tb": table_id, "k": key}
+    frames(msg)
+    return msg
+
+
+def _unb64(text):
+    """A name sent as base64 of its UTF-8 (docs/protocol.md §15a), or None if it is not one."""
+    try:
+        return binascii.a2b_base64(text).decode()
+    except (ValueError, UnicodeError):
+        return None
 
 
 # -- framing the dashboard never needs (kept out of codec, whose every function is heap on a Pico) ---------
@@ -93,6 +114,12 @@ class Device:
         self.events = []  # the ids of the last EVENTS_KEPT events taken, oldest first
         self.held = []  # ids passed to the app and not yet kept by it: acked by kept(), not on arrival
         self.session = None  # type: Session | None
+        # A Pico W's network (the hello's "w", docs/protocol.md §15a): None no radio, "" none set, else its name;
+        # and the `wifi` message that sets it while unanswered (in memory only: it holds the password)
+        self.wifi = None  # type: str | None
+        self.wifi_out = None  # type: dict | None
+        self.wifi_tries = 0
+        self.wifi_sent = 0
 
     def submit(self, cid, name, args):
         frames({"a": args, "c": name, "id": cid, "t": "cmd"})  # refuse now what could never be sent
@@ -238,7 +265,9 @@ class Session:
             if n < self.last_n and now_ms - self.last_hi >= self.hello_retry:
                 self.hi(now_ms)  # the count restarted: the dashboard rebooted and its hello was lost
             self.last_n = n
-        if t == "ack" or t == "err":
+        if t == "wifi" or t == "err" and d.wifi_out is not None and msg.get("id") == d.wifi_out["id"]:
+            self._wifi_answer(d, msg, notes)  # (an older dashboard answers err "type": it has no Wi-Fi)
+        elif t == "ack" or t == "err":
             if d.pending and d.sent_ms is not None and msg.get("id") == d.pending[0][0]:
                 cid = d.pending.pop(0)[0]
                 d.sent_ms = None
@@ -260,6 +289,19 @@ class Session:
                 notes.append(note.state(d.dev, d.snapshot, d.rev, True))
         elif t == "ev":
             self._event(d, msg, verdict, why, now_ms, notes)
+
+    def _wifi_answer(self, d, msg, notes):
+        if d.wifi_out is None or msg.get("id") != d.wifi_out["id"]:
+            return  # a late repeat's answer
+        d.wifi_out = None  # answered: the password is forgotten
+        ssid = _unb64(msg["w"]) if msg["t"] == "wifi" and "w" in msg else None
+        code = "" if ssid is not None else msg.get("e") or "bad"
+        if msg["t"] == "err" or code == "nowifi":
+            code = "nowifi"
+            d.wifi = None
+        elif ssid is not None:
+            d.wifi = ssid
+        notes.append(note.wifi(d.dev, ssid, code, msg.get("m", "")))
 
     def _event(self, d, msg, verdict, why, now_ms, notes):
         eid = msg["id"]
@@ -304,6 +346,8 @@ class Session:
         self.last_n = n if isinstance(n, int) else -1
         d.firmware = msg.get("fw")
         d.protocol = msg.get("p")
+        w = msg.get("w")
+        d.wifi = _unb64(w) if isinstance(w, str) else None
         self._take_state(d, msg)
         self.incompatible = d.protocol != codec.PROTOCOL
         notes.append(note.hello(dev, d.firmware, d.protocol, d.snapshot, d.settled))
@@ -332,6 +376,14 @@ class Session:
         d.sent_ms = now_ms
         self._send({"t": "cmd", "id": p[0], "c": p[1], "a": p[2]}, now_ms)
 
+    def send_wifi(self, d, now_ms):
+        """The network to join, to a Pico W (docs/protocol.md §15a): sent now and again with each command resend
+        until answered, at most WIFI_TRIES times."""
+        if d.wifi_out is not None and d.session is self and d.wifi_tries < WIFI_TRIES:
+            d.wifi_tries += 1
+            d.wifi_sent = now_ms
+            self._send(d.wifi_out, now_ms)
+
     def tick(self, now_ms):
         d = self.device
         if d is None or d.session is not self:
@@ -344,5 +396,8 @@ class Session:
             self._send_command(d, now_ms)
         else:
             self.pump(now_ms)
+        if d is not None and d.session is self and d.wifi_out is not None and \
+                now_ms - d.wifi_sent >= self.command_retry:
+            self.send_wifi(d, now_ms)
         if now_ms - self.last_tx >= self.heartbeat:
             self._send({"t": "hb"}, now_ms)

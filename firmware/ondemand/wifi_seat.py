@@ -1,0 +1,70 @@
+# A Pico W's seat over Wi-Fi: while USB does not link the dashboard (never plugged into the table, or unplugged: the
+# USB link's tablet_present() is over, nothing heard for 3 s), and a network was stored at pairing
+# (firmware/ondemand/wifi_conf.py), the seat's link is the Wi-Fi link (firmware/ondemand/wifi_link.py). The table
+# speaking on USB takes the seat back (firmware/app.py, Tablet.listen). One link at a time, and the new one starts
+# from what the old one held: its command ids and unacknowledged events, the same journal (Tablet.swap), so a move
+# loses and doubles nothing.
+# Only a board with a `network` module loads this (firmware/app.py, Tablet.find_radio).
+import gc
+import os
+
+from firmware.ondemand.wifi_conf import WifiConf, load, path_beside
+
+_IDLE_MS = 250  # how often it looks while USB holds the seat, or nothing is stored
+_LINKED_MS = 10  # the socket read this often while linked (a command's ack waits at most this)
+_AWAY_MS = 50  # joining, dialling, hearing beacons
+
+
+def _beacon():
+    """Where tables' beacons are heard: port 8766 of every address; on the unix port $F1_BEACON ("host:port",
+    tests: loopback only)."""
+    getenv = getattr(os, "getenv", None)  # the unix port's; a Pico has no environment
+    spec = getenv("F1_BEACON") if getenv is not None else None
+    if spec:
+        host, port = spec.rsplit(":", 1)
+        return host, int(port)
+    return "0.0.0.0", 8766
+
+
+class WifiSeat:
+    """seat.step(tablet, keeper, report, apply) -> (ms until the next step, 1 if the screen's words changed)."""
+
+    def __init__(self, state_path):
+        self.conf = WifiConf(path_beside(state_path))  # its answer is the USB link's on_wifi: pairing sets it
+        self.made = -1  # the settings (conf.changed) the Wi-Fi link was made with
+        self.words = None  # what the screen was last told
+
+    def step(self, tablet, keeper, report, apply):
+        link = tablet.link
+        if link is None or link.usb or self.made != self.conf.changed:
+            if link is not None and link.usb and link.tablet_present():
+                return _IDLE_MS, 0  # plugged into the table: USB holds the seat
+            if keeper.replayed:
+                return _IDLE_MS, 0  # the journal's commands replayed at power-on are saved first (as for USB)
+            conf = load(self.conf.path) if self.conf.ssid else None
+            if conf is None:
+                return _IDLE_MS, 0  # nothing stored: plug it into the table once
+            self._make(tablet, keeper, report, apply, conf)
+            link = tablet.link
+        waiting = len(link.outbox)
+        link.poll(0)
+        if len(link.outbox) < waiting:
+            keeper.dirty = 1  # an event acknowledged: saved without it (as the USB link's task does)
+        words = link.words()
+        changed = words != self.words
+        self.words = words
+        return (_LINKED_MS if link.sock is not None else _AWAY_MS), changed
+
+    def _make(self, tablet, keeper, report, apply, conf):
+        gc.collect()  # its code and buffers in a clean heap
+        from firmware.ondemand.link import _device_id
+        from firmware.ondemand.wifi_link import WifiLink
+
+        if keeper.journal is None:
+            keeper.open_journal()
+        bind, port = _beacon()
+        self.made = self.conf.changed
+        tablet.swap(lambda done: WifiLink(
+            report, apply, conf["ssid"], conf["password"], None, 0, "/dashboard/%s/link" % conf["key"],
+            _device_id(), done=done, on_journal=keeper.journaled, table_id=conf["table"], beacon_port=port,
+            beacon_bind=bind, on_wifi=self.conf.answer))

@@ -10,6 +10,7 @@ addresses only.
 """
 
 import json
+import os
 import secrets
 import socket
 import threading
@@ -22,6 +23,57 @@ KEY_LETTERS = "abcdefghijklmnopqrstuvwxyz234567"
 def new_key():
     """A dashboard's key: 26 letters and digits, 130 random bits (a phone seat's token has as many)."""
     return "".join(secrets.choice(KEY_LETTERS) for _ in range(26))
+
+
+KEYS_FILE = "wifi_keys.json"  # in a game's dashboards folder (companion/storage.py dashboards_dir): {dev: key}
+TABLE_ID_FILE = "table_id"  # in the app's data folder: this table's id, made once
+
+
+def _write_private(path, text):
+    """Atomically (a temp file, then a rename), readable by its owner only: keys are secrets."""
+    tmp = path + ".tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def dashboard_keys(folder):
+    """{dashboard id: its key} of the Pico Ws paired in this game (`folder`: its dashboards folder); {} if none."""
+    try:
+        with open(os.path.join(folder, KEYS_FILE)) as f:
+            keys = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(keys, dict):
+        return {}
+    return {d: k for d, k in keys.items() if isinstance(d, str) and isinstance(k, str)}
+
+
+def keep_key(folder, dev, key):
+    """A Pico W's key, made at its pairing, kept with the game (never its network's password)."""
+    keys = dashboard_keys(folder)
+    keys[dev] = key
+    _write_private(os.path.join(folder, KEYS_FILE), json.dumps(keys, sort_keys=True))
+
+
+def table_id(folder):
+    """This table's id (its beacon's, and the Pico Ws paired here join only its beacon): made once, kept in
+    `folder` (the app's data folder), so a dashboard paired once finds this table in every game."""
+    path = os.path.join(folder, TABLE_ID_FILE)
+    try:
+        with open(path) as f:
+            tid = f.read().strip()
+        if tid:
+            return tid
+    except OSError:
+        pass
+    tid = "table-" + "".join(secrets.choice(KEY_LETTERS) for _ in range(10))
+    os.makedirs(folder, exist_ok=True)
+    _write_private(path, tid)
+    return tid
 
 
 def beacon_message(table_id, port):

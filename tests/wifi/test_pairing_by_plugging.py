@@ -6,6 +6,7 @@ USB and over Wi-Fi (its WebSocket frames unmasked), on its console and its viewe
 
 import base64
 import json
+import logging
 import os
 import socket
 import subprocess
@@ -13,11 +14,13 @@ import threading
 
 import pytest
 
-from companion.dashboards_wifi import Beacon, new_key
+from companion import dashboards_wifi, wifi_pairing
+from companion.dashboards_wifi import Beacon
 from companion.phones.server import PhoneServer
 from companion.transport import AllPorts, Transport
 from companion.transport.pyserial_backend import PyserialPorts
 from companion.transport.websocket_backend import LinkPorts
+from companion.wifi_pairing import WifiPairing
 from firmware import restore
 from tests import mpy
 from tests.firmware.dash import VirtualDashboard
@@ -122,13 +125,13 @@ def table(tmp_path):
     server = PhoneServer(links, files=object())
     port = server.start("127.0.0.1", 0)
     made.append(server)
-    key = new_key()
-    server.serve_dashboards({key: "Ann"})
     recorder = Recorder(port)
     made.append(recorder)
     beacon_port = _free_port(socket.SOCK_DGRAM)
-    made.append(Beacon(TABLE, recorder.port, to=[("127.0.0.1", beacon_port)], every_s=0.2).start())
-    yield t, usb, key, recorder, beacon_port
+    data = tmp_path / "data"  # the app's data folder: the table's id
+    table_id = dashboards_wifi.table_id(str(data))
+    made.append(Beacon(table_id, recorder.port, to=[("127.0.0.1", beacon_port)], every_s=0.2).start())
+    yield t, usb, server, recorder, beacon_port
     for thing in reversed(made):
         thing.stop()
 
@@ -173,22 +176,32 @@ def _answered_all(notes, ids):
 
 
 def test_paired_by_plugging_once_it_plays_over_wifi_and_back_on_usb_losing_and_doubling_nothing(
-        tmp_path, table, plugged):
-    t, usb, key, recorder, _beacon = table
+        tmp_path, table, plugged, caplog):
+    caplog.set_level(logging.DEBUG)  # every log line of the tablet's side, searched for the password at the end
+    t, usb, server, recorder, _beacon = table
     d, relay, _usb, sent_on_usb = plugged
     notes = Notes(t)
     plug(relay, usb)
     assert wait_for(lambda: notes.of("hello", d.dev), 20), "the plugged dashboard never said hello"
-    assert t.wifi_of(d.dev) == "", "a Pico W with nothing set says so in its hello"
+    game = tmp_path / "game.dash"  # the game's dashboards folder: the key is kept there
+    game.mkdir()
+    answers = {}  # the app's LinkBridge.wifi
+    pairing = WifiPairing(t, answers, str(game), str(tmp_path / "data"))
+    assert pairing.offers(d.dev) and pairing.line(d.dev) == "Wi-Fi: not set"  # a Pico W with nothing set
 
-    assert t.set_wifi(d.dev, SSID, PASSWORD, TABLE, key)
+    assert pairing.send(d.dev, SSID, PASSWORD) == wifi_pairing.SENT
     answer = wait_for(lambda: notes.of("wifi", d.dev), 10)
     assert answer and answer[-1].ssid == SSID and answer[-1].code == "", notes.all
-    assert t.wifi_of(d.dev) == SSID
-    wifi_file = os.path.join(str(tmp_path), "wifi.json")
-    with open(wifi_file, "rb") as f:
+    answers[d.dev] = answer[-1]
+    said = pairing.said(d.dev)
+    assert said is not None and wifi_pairing.DONE in said, said
+    assert pairing.line(d.dev) == "Wi-Fi: " + SSID
+    key = dashboards_wifi.dashboard_keys(str(game))[d.dev]
+    server.serve_dashboards({key: "Ann"})  # the table serves the key it made (the app does it from the game's keys)
+    with open(os.path.join(str(tmp_path), "wifi.json"), "rb") as f:
         stored = restore.decode(f.read())
-    assert stored == {"ssid": SSID, "password": PASSWORD, "table": TABLE, "key": key}
+    table_id = dashboards_wifi.table_id(str(tmp_path / "data"))
+    assert stored == {"ssid": SSID, "password": PASSWORD, "table": table_id, "key": key}
 
     cmds = link_script.commands(16)
     for cid, name, args in cmds[:4]:
@@ -229,11 +242,16 @@ def test_paired_by_plugging_once_it_plays_over_wifi_and_back_on_usb_losing_and_d
     for place, data in (("USB", bytes(sent_on_usb)), ("Wi-Fi", over_wifi), ("console", console)):
         for secret in secrets:
             assert secret not in data, "the password went out on " + place
-    for name in os.listdir(str(tmp_path)):
-        path = os.path.join(str(tmp_path), name)
-        if name != "wifi.json" and os.path.isfile(path):
+    assert PASSWORD not in caplog.text and PASSWORD not in said
+    for folder, _dirs, files in os.walk(str(tmp_path)):
+        for name in files:
+            path = os.path.join(folder, name)
+            if os.path.dirname(path) == str(tmp_path / "air") or path == os.path.join(str(tmp_path), "wifi.json"):
+                continue  # the stand-in access point's, and the dashboard's own place for it
+            if not os.path.isfile(path):
+                continue  # the viewer channel's socket
             with open(path, "rb") as f:
-                assert PASSWORD.encode() not in f.read(), name + " holds the password"
+                assert PASSWORD.encode() not in f.read(), path + " holds the password"
 
 
 def _answer(script_lines):

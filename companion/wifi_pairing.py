@@ -20,6 +20,7 @@ PASSWORD_MAX = 64
 NO_RADIO = "This Pico has no Wi-Fi: it plays on its cable"
 NOT_SET = "Wi-Fi: not set"
 SENT = "Sending the network to the Pico..."
+PLUG_IN = "Plug this Pico into the tablet to set its Wi-Fi: the password goes over the cable only."
 DONE = "Unplug it: it joins over Wi-Fi"
 
 
@@ -87,6 +88,8 @@ class WifiPairing:
         why = problem(ssid, password)
         if why is not None:
             return why
+        if str(self.transport.port_of(dev)).startswith("link:"):  # linked over the air: the password stays off it
+            return PLUG_IN
         key = dashboards_wifi.new_key()
         self.answers.pop(dev, None)
         mid = self.transport.set_wifi(dev, ssid, password, dashboards_wifi.table_id(self.table_folder), key)

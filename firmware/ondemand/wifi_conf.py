@@ -60,6 +60,14 @@ def _word(msg, field, what, least, most):
     return w
 
 
+def _id(msg):
+    """The message's id if it is one a frame can carry back, else ""."""
+    cid = msg.get("id")
+    if not isinstance(cid, str) or not 1 <= len(cid) <= _ID_MAX or any(c not in _LETTERS + "." for c in cid):
+        return ""
+    return cid
+
+
 class WifiConf:
     """The stored network of one dashboard; `answer` is DashboardProtocol's on_wifi. `changed` counts the settings
     stored since power-on (the Wi-Fi seat joins the new network when it moves)."""
@@ -70,11 +78,18 @@ class WifiConf:
         self.ssid = conf["ssid"] if conf else ""
         self.changed = 0
 
+    def answer_unplugged(self, msg):
+        """The Wi-Fi link's on_wifi: it names the network in its hello, but a network is set over USB only (the
+        password never travels over the air)."""
+        if msg is None:
+            return self.answer(None)
+        return {"t": "wifi", "id": _id(msg), "e": "unplugged", "m": "plug the dashboard in to set its Wi-Fi"}
+
     def answer(self, msg):
         if msg is None:  # the hello's `w`: the network's name, as the set-up sent it (base64 of its UTF-8)
             return binascii.b2a_base64(self.ssid.encode()).strip().decode() if self.ssid else ""
-        cid = msg.get("id")
-        if not isinstance(cid, str) or not 1 <= len(cid) <= _ID_MAX or any(c not in _LETTERS + "." for c in cid):
+        cid = _id(msg)
+        if not cid:
             return {"t": "wifi", "id": "", "e": "proto", "m": "wifi needs an id"}
         try:
             ssid = _text(msg, "s", "network name", 1, _SSID_MAX)

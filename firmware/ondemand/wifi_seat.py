@@ -67,4 +67,4 @@ class WifiSeat:
         tablet.swap(lambda done: WifiLink(
             report, apply, conf["ssid"], conf["password"], None, 0, "/dashboard/%s/link" % conf["key"],
             _device_id(), done=done, on_journal=keeper.journaled, table_id=conf["table"], beacon_port=port,
-            beacon_bind=bind, on_wifi=self.conf.answer))
+            beacon_bind=bind, on_wifi=self.conf.answer_unplugged))

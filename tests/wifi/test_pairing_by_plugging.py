@@ -217,6 +217,14 @@ def test_paired_by_plugging_once_it_plays_over_wifi_and_back_on_usb_losing_and_d
     assert wait_for(lambda: _answered_all(notes, [c[0] for c in cmds[:10]]), 20), notes.all
     assert wait_for(lambda: "WI-FI" in d.rows()[1], 10), d.rows()  # the dashboard says how it is linked
     assert t.wifi_of(d.dev) == SSID  # its hello over Wi-Fi names the network too
+    with open(os.path.join(str(tmp_path), "wifi.json"), "rb") as f:
+        before = f.read()
+    assert pairing.send(d.dev, "other", "another secret") == wifi_pairing.PLUG_IN  # not over the air
+    assert t.set_wifi(d.dev, "other", "another secret", "table-x", "b" * 26)  # and a table that tries is refused
+    refused = wait_for(lambda: [n for n in notes.of("wifi", d.dev) if n.code == "unplugged"], 10)
+    assert refused and refused[-1].ssid is None, notes.all
+    with open(os.path.join(str(tmp_path), "wifi.json"), "rb") as f:
+        assert f.read() == before
 
     # Plugged in again: USB takes the seat back
     plug(relay, usb)

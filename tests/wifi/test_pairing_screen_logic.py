@@ -8,7 +8,7 @@ import subprocess
 import types
 
 from companion import dashboards_wifi
-from companion.wifi_pairing import DONE, NO_RADIO, NOT_SET, SENT, WifiPairing, tablet_network, wifi_line
+from companion.wifi_pairing import DONE, NO_RADIO, NOT_SET, PLUG_IN, SENT, WifiPairing, tablet_network, wifi_line
 from shared_rules.link import notes as note
 
 PASSWORD = "correct horse battery"
@@ -59,6 +59,9 @@ class Transport:
 
     def wifi_of(self, dev):
         return self.wifi.get(dev)
+
+    def port_of(self, dev):
+        return "link:3" if dev == "over-the-air" else "/dev/ttyACM0"
 
     def set_wifi(self, dev, ssid, password, table_id, key):
         if dev not in self.wifi:
@@ -113,4 +116,6 @@ def test_a_network_the_pico_could_not_take_is_said_and_nothing_is_sent_or_kept(t
         assert words in said and password not in said, said
     assert transport.sent == [] and dashboards_wifi.dashboard_keys(game) == {}
     assert "not plugged in" in pairing.send("gone", "track", PASSWORD)
-    assert dashboards_wifi.dashboard_keys(game) == {}
+    transport.wifi["over-the-air"] = "track"  # linked over Wi-Fi: never sent a password over the air
+    assert pairing.send("over-the-air", "track", PASSWORD) == PLUG_IN
+    assert transport.sent == [] and dashboards_wifi.dashboard_keys(game) == {}

@@ -215,7 +215,7 @@ def test_paired_by_plugging_once_it_plays_over_wifi_and_back_on_usb_losing_and_d
         t.send(d.dev, name, args, cid)
     assert wait_for(lambda: str(t.port_of(d.dev)).startswith("link:"), 30), (t.port_of(d.dev), notes.all[-5:])
     assert wait_for(lambda: _answered_all(notes, [c[0] for c in cmds[:10]]), 20), notes.all
-    assert wait_for(lambda: "WI-FI" in d.rows()[1], 10), d.rows()  # the dashboard says how it is linked
+    assert wait_for(lambda: "WI-FI" in d.rows()[1] and "-55DBM" in d.rows()[4], 10), d.rows()  # how, and signal
     assert t.wifi_of(d.dev) == SSID  # its hello over Wi-Fi names the network too
     with open(os.path.join(str(tmp_path), "wifi.json"), "rb") as f:
         before = f.read()
@@ -338,3 +338,25 @@ def test_a_board_without_a_radio_loads_nothing_of_wifi_and_one_with_a_radio_only
     # nothing stored yet: the seat and its settings, never the link (it is loaded once there is a network to join)
     assert {"network", "firmware.ondemand.wifi_seat", "firmware.ondemand.wifi_conf"} <= set(radio), radio
     assert "firmware.ondemand.wifi_link" not in radio
+
+
+def test_the_dashboard_says_its_wifi_state_in_words(tmp_path):
+    """A Pico W with a network stored and no table plugged in: its main screen says why it has no table yet."""
+    from firmware.ondemand import store
+
+    (tmp_path / "air").mkdir()
+    air = Air(tmp_path / "air", ssid=SSID, password="not the one stored", join_ms=100)
+    store.save(os.path.join(str(tmp_path), "wifi.json"),
+               {"ssid": SSID, "password": PASSWORD, "table": "table-1", "key": "k" * 26})
+    d = VirtualDashboard(str(tmp_path), dev="picow-2", path_extra=(STANDIN,),
+                         env={"F1_AIR": air.path, "F1_BEACON": "127.0.0.1:%d" % _free_port(socket.SOCK_DGRAM)})
+    d.start()
+    try:
+        assert wait_for(lambda: d.rows()[7].strip() == "WRONG PASSWORD", 20), d.rows()
+        assert "WI-FI" in d.rows()[1]
+        air.write(password=PASSWORD)  # the network's password is the one stored after all: joined, no table heard
+        assert wait_for(lambda: d.rows()[7].strip() == "NO TABLE FOUND", 20), d.rows()
+        air.write(up=False)
+        assert wait_for(lambda: d.rows()[7].strip() == "NO WI-FI NETWORK", 20), d.rows()
+    finally:
+        d.kill()

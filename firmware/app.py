@@ -262,9 +262,10 @@ class App:
         self.tablet.post(name, args)
 
     def wifi_words(self):
-        """What the screen says of a Pico W's Wi-Fi link (its signal, or why it has no table); None without one."""
+        """What the screen says of a Pico W's Wi-Fi link (its signal, or why it has no table); None without one. The
+        seat's words as it last read them: drawing asks the radio nothing."""
         link = self.tablet.link
-        return link.words() if link is not None and not link.usb else None
+        return self.tablet.wifi.words if link is not None and not link.usb else None  # type: ignore[union-attr]
 
     def solo(self):
         """Standalone play's own dice and piles (firmware/ondemand/solo.py), loaded on first use."""

@@ -7,12 +7,14 @@
 # Only a board with a `network` module loads this (firmware/app.py, Tablet.find_radio).
 import gc
 import os
+from time import ticks_diff, ticks_ms
 
 from firmware.ondemand.wifi_conf import WifiConf, load, path_beside
 
 _IDLE_MS = 250  # how often it looks while USB holds the seat, or nothing is stored
 _LINKED_MS = 10  # the socket read this often while linked (a command's ack waits at most this)
 _AWAY_MS = 50  # joining, dialling, hearing beacons
+_SIGNAL_MS = 2000  # the signal read again this often (a real radio's changes at every reading: no redraw for each)
 
 
 def _beacon():
@@ -32,7 +34,9 @@ class WifiSeat:
     def __init__(self, state_path):
         self.conf = WifiConf(path_beside(state_path))  # its answer is the USB link's on_wifi: pairing sets it
         self.made = -1  # the settings (conf.changed) the Wi-Fi link was made with
-        self.words = None  # what the screen was last told
+        self.words = None  # what the screen says of the link (App.wifi_words), read from it at most every _SIGNAL_MS
+        self.state = None  # the link's state when they were read
+        self.read_at = 0
 
     def step(self, tablet, keeper, report, apply):
         link = tablet.link
@@ -50,9 +54,14 @@ class WifiSeat:
         link.poll(0)
         if len(link.outbox) < waiting:
             keeper.dirty = 1  # an event acknowledged: saved without it (as the USB link's task does)
-        words = link.words()
-        changed = words != self.words
-        self.words = words
+        changed = 0
+        now = ticks_ms()
+        if link.state != self.state or ticks_diff(now, self.read_at) >= _SIGNAL_MS:
+            self.state = link.state
+            self.read_at = now
+            words = link.words()
+            changed = words != self.words
+            self.words = words
         return (_LINKED_MS if link.sock is not None else _AWAY_MS), changed
 
     def _make(self, tablet, keeper, report, apply, conf):

@@ -378,8 +378,11 @@ class Session:
 
     def send_wifi(self, d, now_ms):
         """The network to join, to a Pico W (docs/protocol.md §15a): sent now and again with each command resend
-        until answered, at most WIFI_TRIES times."""
-        if d.wifi_out is not None and d.session is self and d.wifi_tries < WIFI_TRIES:
+        until answered, at most WIFI_TRIES times, then forgotten."""
+        if d.wifi_out is not None and d.session is self:
+            if d.wifi_tries >= WIFI_TRIES:
+                d.wifi_out = None  # given up: the password is forgotten (the pairing screen says it got no answer)
+                return
             d.wifi_tries += 1
             d.wifi_sent = now_ms
             self._send(d.wifi_out, now_ms)

@@ -48,10 +48,12 @@ class Screen:
         self.linked = -1
         self.led_on = -1
 
-    def draw(self, ui, linked):
+    def draw(self, ui, linked, wifi):
         self.touched = 0
         self.linked = linked
         ui.draw(self.display.fb, linked)
+        if wifi is not None:  # a Pico W's seat: its Wi-Fi link in words over the main screen (ondemand/wifi_seat.py)
+            wifi.draw(self.display.fb, ui)
         self.display.flush()
         led = ui.led()
         if led != self.led_on:
@@ -130,42 +132,18 @@ class Tablet:
         return (link.done_ids(), link.pending_events()) if link is not None else self.kept
 
     def listen(self, report, apply, keeper):
-        """Before the USB link is loaded, the tablet has spoken: its first byte is dropped (the tablet repeats a lost
+        """Before the link is loaded, the tablet has spoken: its first byte is dropped (the tablet repeats a lost
         frame: its "hi" until it hears the hello, a command until it is answered) and the link is loaded, which says
-        hello with `report()`; it takes the seat from a Pico W's Wi-Fi link. Returns 0 at the end of input (the
-        unix port's stdin closed): no tablet can ever come."""
+        hello with `report()`. Returns 0 at the end of input (the unix port's stdin closed): no tablet can ever come."""
         if not sys.stdin.buffer.read(1):  # type: ignore[attr-defined]
             return 0
         gc.collect()  # its code is placed in a clean heap, not among a press's garbage
-        from firmware.ondemand.link import DashboardLink
+        from firmware.ondemand.link import DashboardLink, take_seat
 
-        if keeper.journal is None:
-            keeper.open_journal()
-        on_wifi = self.wifi.conf.answer if self.wifi is not None else None
-        self.swap(lambda done: DashboardLink(report, apply, on_journal=keeper.journaled, done=done, on_wifi=on_wifi))
+        on_wifi = self.wifi.conf.answer if self.wifi is not None else None  # a Pico W: its network set at pairing
+        take_seat(self, keeper, lambda done: DashboardLink(report, apply, on_journal=keeper.journaled, done=done,
+                                                           on_wifi=on_wifi))
         return 1
-
-    def find_radio(self, state_path):
-        """A Pico W's Wi-Fi seat, or None: a plain Pico has no `network` module and loads nothing of Wi-Fi."""
-        try:
-            import network  # type: ignore[import-not-found]  # noqa: F401
-        except ImportError:
-            return None
-        from firmware.ondemand.wifi_seat import WifiSeat
-
-        self.wifi = WifiSeat(state_path)
-        return self.wifi
-
-    def swap(self, make):
-        """One link at a time (USB, or a Pico W's Wi-Fi): the link make(done ids) takes the seat from the one before,
-        with its unacknowledged events, and the one before closes. The journal goes on: nothing lost or doubled."""
-        done, events = self.kept_now()
-        if self.link is not None:
-            self.link.close()
-        self.kept = ([], [])
-        self.link = make(done)
-        if events:
-            self.link.restore_events(events)
 
     def post(self, name, args):
         link = self.link
@@ -261,12 +239,6 @@ class App:
     def post(self, name, args):
         self.tablet.post(name, args)
 
-    def wifi_words(self):
-        """What the screen says of a Pico W's Wi-Fi link (its signal, or why it has no table); None without one. The
-        seat's words as it last read them: drawing asks the radio nothing."""
-        link = self.tablet.link
-        return self.tablet.wifi.words if link is not None and not link.usb else None  # type: ignore[union-attr]
-
     def solo(self):
         """Standalone play's own dice and piles (firmware/ondemand/solo.py), loaded on first use."""
         if self._solo is None:
@@ -327,7 +299,7 @@ class App:
     def refresh(self):
         self.pauses.gc_due.set()
         ui = self.ui
-        self.screen.draw(ui, self.linked())
+        self.screen.draw(ui, self.linked(), self.tablet.wifi)
         board = self.board
         if board.viewer:  # the host's viewer channel: the state line, written in pieces (no copy of the whole)
             car = json.dumps(self.car.snapshot())  # both pieces made first: out of memory leaves no half line
@@ -352,9 +324,13 @@ class App:
         gc.collect()
         gc.threshold(max(gc.mem_free() // 2, _GC_MIN_SPARE))
         self.settle()
-        seat = self.tablet.find_radio(self.board.state_path)
-        if seat is not None:
-            asyncio.create_task(self.wifi_task(seat))
+        if " W" in sys.implementation._machine or _env("F1_AIR"):  # type: ignore[attr-defined]
+            # A Pico W ("Raspberry Pi Pico W with RP2040"; on the unix port the tests' stand-in radio): its seat
+            # links over Wi-Fi while USB does not. A plain Pico loads nothing of Wi-Fi, nor tries to import it.
+            from firmware.ondemand.wifi_seat import WifiSeat
+
+            self.tablet.wifi = WifiSeat(self.board.state_path)  # type: ignore[assignment]
+            asyncio.create_task(self.tablet.wifi.run(self))  # type: ignore[union-attr]
         asyncio.create_task(self.link_task())
         asyncio.create_task(self.tick_task())
         asyncio.create_task(self.save_task())
@@ -381,7 +357,7 @@ class App:
                 # folded them in. A command never waits for a save: the journal keeps it across one (keeper.py).
                 await asyncio.sleep_ms(_POLL_MS)
             link = tablet.link
-            if link is None or not link.usb:
+            if link is None or not link.usb:  # (a Pico W's Wi-Fi link gives USB the seat)
                 if not tablet.listen(self.report, self._apply, keeper):
                     return  # the unix port's stdin closed: no tablet can ever come
                 self.screen.touched = 1  # the tablet indicator
@@ -395,15 +371,6 @@ class App:
                     # a restart, and a tablet restarted meanwhile (had it lost the ids it took) would apply it twice.
                     keeper.dirty = 1
             self.settle()  # the commands just taken shown (and their save asked for) before the next input is read
-
-    async def wifi_task(self, seat):
-        """A Pico W: its seat links over Wi-Fi while USB does not (firmware/ondemand/wifi_seat.py)."""
-        while True:
-            wait, words = seat.step(self.tablet, self.keeper, self.report, self._apply)
-            if words:
-                self.screen.touched = 1
-            self.settle()
-            await asyncio.sleep_ms(wait)
 
     async def tick_task(self):
         """Time-outs on the screen, the tablet indicator, the link's heartbeat and resends, the journal's fold."""
@@ -425,6 +392,12 @@ class App:
             due.clear()
             while self.keeper.due():  # a press taken during a save made it dirty again
                 await self.save()
+
+
+def _env(name):
+    import os
+
+    return os.getenv(name) if hasattr(os, "getenv") else None  # the unix port's environment; a Pico has none
 
 
 def _task_failed(loop, context):

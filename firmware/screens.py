@@ -118,13 +118,7 @@ def main_screen(fb, ui, linked):
     line(fb, 0, "LAPS %d" % c.laps_left, RIGHT)
     big_text(fb, "%3d" % c.speed, 0, _BIG_Y)
     line(fb, 3, "MPH", 10)
-    # A Pico W over Wi-Fi: its signal once linked ("-55DBM", under MPH), else why not, in the footer's place (the
-    # player waits for the table). None: USB, or no link.
-    wifi = ui.host.wifi_words()
-    line(fb, 1, "WI-FI" if wifi is not None else "TABLET" if linked else "SOLO", RIGHT)
-    if wifi is not None and len(wifi) <= 7:
-        line(fb, 4, wifi, RIGHT)
-        wifi = None
+    line(fb, 1, "TABLET" if linked else "SOLO", RIGHT)
     if c.superb:  # Superb Driving played: its corner is still to come
         line(fb, 2, "SUPERB", RIGHT)
     # the wear gauges, 'TYRE 3/8' and one box per point
@@ -136,8 +130,6 @@ def main_screen(fb, ui, linked):
                 fb.fill_rect(72 + i * w, row * 8 + 1, w - 1, 6, 1)
             else:
                 fb.rect(72 + i * w, row * 8 + 1, w - 1, 6, 1)
-    if wifi is not None:
-        return wifi
     if c.status == f1car.FINISHED or c.status == f1car.OUT:  # no more turns: standalone, OK sets up the next race
         return "" if linked else "OK:NEW RACE"
     if c.my_turn and not c.speed_set:

@@ -2,8 +2,7 @@
 # shared_rules (a RuleError becomes a short message and changes nothing), and tells its host through
 # `host.changed(turn_end)` (the car changed: save, push the state), `host.post(name, args)` (an event for
 # the tablet, carrying the state: posted after the change, before host.changed), `host.linked()` (1 while the
-# tablet is there; else the dashboard plays standalone), `host.solo()` (standalone play's own dice and piles) and
-# `host.wifi_words()` (a Pico W's Wi-Fi link in words, or None: the main screen shows it).
+# tablet is there; else the dashboard plays standalone) and `host.solo()` (standalone play's own dice and piles).
 import time
 from micropython import const
 

@@ -12,7 +12,7 @@ import threading
 import time
 
 from shared_rules.link import notes as note
-from shared_rules.link import tablet
+from shared_rules.link import tablet, wifi
 
 CONNECTED = tablet.CONNECTED
 SILENT = tablet.SILENT
@@ -129,7 +129,8 @@ class Transport:
         """Give a dashboard plugged in now the Wi-Fi network to join, its table's id and its key (a Pico W's pairing,
         docs/protocol.md §15a). Answered by a `wifi` note; sent again until answered, never saved: the password is
         held in memory only until the answer. Returns the message's id, or None when dev is linked on no port."""
-        msg = tablet.wifi_message("%s.w%d" % (self.prefix, next(self.ids)), ssid, password, table_id, key)
+        msg = wifi.message("%s.w%d" % (self.prefix, next(self.ids)), ssid, password, table_id, key)
+        tablet.frames(msg)  # ValueError now for what could never be sent
         with self.lock:
             d = self.devices.get(dev)
             session = d.session if d is not None else None
@@ -137,7 +138,7 @@ class Transport:
                 return None
             d.wifi_out = msg
             d.wifi_tries = 0
-            session.send_wifi(d, _now_ms())
+            wifi.send(session, d, _now_ms())
         self._flush(session)
         return msg["id"]
 

@@ -62,7 +62,8 @@ def main_screen(fb, ui, linked):
     if not ui.wait or ui.over:
         line(fb, 0, "RND %d" % ui.round, RIGHT)
     line(fb, 1, "CAR " + CAR_NAMES[ui.car].upper())
-    wifi = ui.app.wifi_words()  # a Pico W over Wi-Fi: "WI-FI", and its signal or why it has no table (row 6)
+    seat = ui.app.tablet.wifi  # a Pico W over Wi-Fi: "WI-FI", and its signal or why it has no table (row 6)
+    wifi = seat.over_wifi(ui.app.tablet) if seat is not None else None
     if linked:
         line(fb, 1, "WI-FI" if wifi is not None else "TABLET", RIGHT)
     if wifi is not None:

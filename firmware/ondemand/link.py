@@ -24,6 +24,21 @@ def _device_id():
         return os.getenv("F1_DASH_ID") or "unix-dashboard"  # type: ignore[attr-defined]
 
 
+def take_seat(tablet, keeper, make):
+    """One link at a time (USB, or a Pico W's Wi-Fi: firmware/app.py's Tablet): the link make(done ids) takes the seat
+    from the one before, with its unacknowledged events, and the one before closes. The journal goes on (opened once):
+    nothing lost or doubled."""
+    if keeper.journal is None:
+        keeper.open_journal()
+    done, events = tablet.kept_now()
+    if tablet.link is not None:
+        tablet.link.close()
+    tablet.kept = ([], [])  # the link keeps them from here on
+    tablet.link = make(done)
+    if events:
+        tablet.link.restore_events(events)
+
+
 class DashboardLink(DashboardProtocol):
     """The tablet link of one dashboard: the protocol (shared_rules.link.dashboard) on stdin/stdout. A subclass,
     not a wrapper, so the protocol's methods cost no heap of their own here; those the app calls without a time

@@ -1,12 +1,12 @@
 # The Wi-Fi network a Pico W dashboard joins, set at pairing over the USB link (docs/protocol.md §15a): the network's
 # name and password, the table's id and this dashboard's key, in a file of their own beside the save (never in the
-# save, never in the journal), replaced atomically (firmware/ondemand/store.py: a temp file, then a rename). Only a
+# save, never in the journal, not a save of the race: firmware/keeper.py owns those), replaced atomically (a temp file,
+# then a rename: a power cut leaves the old file or the new one, whole). Only a
 # board with a `network` module loads this. The password is read from the file when the radio joins and goes
 # nowhere else: never answered, never printed, never in an error's words.
 import binascii
-
-from firmware import restore
-from firmware.ondemand import store
+import json
+import os
 
 _SSID_MAX = 32  # bytes: 802.11's limit
 _PASSWORD_MIN = 8  # WPA2's passphrase: 8 to 63 characters, or 64 hex digits; none for an open network
@@ -26,9 +26,11 @@ def path_beside(state_path):
 def load(path):
     """{"ssid", "password", "table", "key"} as stored, or None (nothing set, or a damaged file: set it again)."""
     try:
-        with open(path, "rb") as f:
-            conf = restore.decode(f.read())
-    except (OSError, restore.StoreError):
+        with open(path) as f:
+            conf = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(conf, dict):
         return None
     for field in ("ssid", "password", "table", "key"):
         if not isinstance(conf.get(field), str):
@@ -101,7 +103,10 @@ class WifiConf:
         except ValueError as e:
             return {"t": "wifi", "id": cid, "e": "bad", "m": str(e)}  # names the field, never what it held
         try:
-            store.save(self.path, {"ssid": ssid, "password": password, "table": table, "key": key})
+            tmp = self.path + ".tmp"
+            with open(tmp, "w") as f:
+                json.dump({"ssid": ssid, "password": password, "table": table, "key": key}, f)
+            os.rename(tmp, self.path)
         except OSError:
             return {"t": "wifi", "id": cid, "e": "flash", "m": "could not store the network"}
         password = None

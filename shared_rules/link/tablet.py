@@ -4,6 +4,7 @@ import binascii
 
 from shared_rules.link import codec, schema
 from shared_rules.link import notes as note
+from shared_rules.link import wifi
 
 HELLO_RETRY_MS = 300  # ask again for a hello after this long, then twice as long each time, up to 8 times as long
 # (a Pico sitting at its REPL echoes every "hi" back with a traceback: no need to do that three times a second)...
@@ -18,27 +19,6 @@ CONNECTED = "connected"
 SILENT = "silent"
 LOST = "lost"
 EVENTS_KEPT = 64  # event ids remembered per dashboard: one ack can be lost, and the event comes again
-WIFI_TRIES = 12  # a `wifi` message unanswered after this many sends is given up (the pairing screen says so)
-
-
-def _b64(text):
-    return binascii.b2a_base64(text.encode()).strip().decode()
-
-
-def wifi_message(mid, ssid, password, table_id, key):
-    """The `wifi` message (docs/protocol.md §15a): the name and password as base64 of their UTF-8 (a frame holds
-    printable ASCII only, and neither may be); ValueError if it could never be sent."""
-    msg = {"t": "wifi", "id": mid, "s": _b64(ssid), "pw": _b64(password), "tb": table_id, "k": key}
-    frames(msg)
-    return msg
-
-
-def _unb64(text):
-    """A name sent as base64 of its UTF-8 (docs/protocol.md §15a), or None if it is not one."""
-    try:
-        return binascii.a2b_base64(text).decode()
-    except (ValueError, UnicodeError):
-        return None
 
 
 # -- framing the dashboard never needs (kept out of codec, whose every function is heap on a Pico) ---------
@@ -266,7 +246,7 @@ class Session:
                 self.hi(now_ms)  # the count restarted: the dashboard rebooted and its hello was lost
             self.last_n = n
         if t == "wifi" or t == "err" and d.wifi_out is not None and msg.get("id") == d.wifi_out["id"]:
-            self._wifi_answer(d, msg, notes)  # (an older dashboard answers err "type": it has no Wi-Fi)
+            wifi.answered(d, msg, notes)  # (an older dashboard answers err "type": it has no Wi-Fi)
         elif t == "ack" or t == "err":
             if d.pending and d.sent_ms is not None and msg.get("id") == d.pending[0][0]:
                 cid = d.pending.pop(0)[0]
@@ -289,19 +269,6 @@ class Session:
                 notes.append(note.state(d.dev, d.snapshot, d.rev, True))
         elif t == "ev":
             self._event(d, msg, verdict, why, now_ms, notes)
-
-    def _wifi_answer(self, d, msg, notes):
-        if d.wifi_out is None or msg.get("id") != d.wifi_out["id"]:
-            return  # a late repeat's answer
-        d.wifi_out = None  # answered: the password is forgotten
-        ssid = _unb64(msg["w"]) if msg["t"] == "wifi" and "w" in msg else None
-        code = "" if ssid is not None else msg.get("e") or "bad"
-        if msg["t"] == "err" or code == "nowifi":
-            code = "nowifi"
-            d.wifi = None
-        elif ssid is not None:
-            d.wifi = ssid
-        notes.append(note.wifi(d.dev, ssid, code, msg.get("m", "")))
 
     def _event(self, d, msg, verdict, why, now_ms, notes):
         eid = msg["id"]
@@ -347,7 +314,7 @@ class Session:
         d.firmware = msg.get("fw")
         d.protocol = msg.get("p")
         w = msg.get("w")
-        d.wifi = _unb64(w) if isinstance(w, str) else None
+        d.wifi = wifi.unb64(w) if isinstance(w, str) else None
         self._take_state(d, msg)
         self.incompatible = d.protocol != codec.PROTOCOL
         notes.append(note.hello(dev, d.firmware, d.protocol, d.snapshot, d.settled))
@@ -376,16 +343,9 @@ class Session:
         d.sent_ms = now_ms
         self._send({"t": "cmd", "id": p[0], "c": p[1], "a": p[2]}, now_ms)
 
-    def send_wifi(self, d, now_ms):
-        """The network to join, to a Pico W (docs/protocol.md §15a): sent now and again with each command resend
-        until answered, at most WIFI_TRIES times, then forgotten."""
-        if d.wifi_out is not None and d.session is self:
-            if d.wifi_tries >= WIFI_TRIES:
-                d.wifi_out = None  # given up: the password is forgotten (the pairing screen says it got no answer)
-                return
-            d.wifi_tries += 1
-            d.wifi_sent = now_ms
-            self._send(d.wifi_out, now_ms)
+    def send(self, msg, now_ms):
+        """Any message to this port's dashboard now (the `wifi` message: shared_rules/link/wifi.py)."""
+        self._send(msg, now_ms)
 
     def tick(self, now_ms):
         d = self.device
@@ -401,6 +361,6 @@ class Session:
             self.pump(now_ms)
         if d is not None and d.session is self and d.wifi_out is not None and \
                 now_ms - d.wifi_sent >= self.command_retry:
-            self.send_wifi(d, now_ms)
+            wifi.send(self, d, now_ms)
         if now_ms - self.last_tx >= self.heartbeat:
             self._send({"t": "hb"}, now_ms)

@@ -15,7 +15,6 @@ from firmware import screens, ui as u
 
 class Host:
     def linked(self): return 0
-    def wifi_words(self): return None
     def beep(self, hz, ms): pass
 
 buf = bytearray(1024)

@@ -21,7 +21,6 @@ from companion.transport import AllPorts, Transport
 from companion.transport.pyserial_backend import PyserialPorts
 from companion.transport.websocket_backend import LinkPorts
 from companion.wifi_pairing import WifiPairing
-from firmware import restore
 from tests import mpy
 from tests.firmware.dash import VirtualDashboard
 from tests.link.harness import FAST, FakeUsb, Notes, Relay, raw_pty, wait_for
@@ -198,8 +197,8 @@ def test_paired_by_plugging_once_it_plays_over_wifi_and_back_on_usb_losing_and_d
     assert pairing.line(d.dev) == "Wi-Fi: " + SSID
     key = dashboards_wifi.dashboard_keys(str(game))[d.dev]
     server.serve_dashboards({key: "Ann"})  # the table serves the key it made (the app does it from the game's keys)
-    with open(os.path.join(str(tmp_path), "wifi.json"), "rb") as f:
-        stored = restore.decode(f.read())
+    with open(os.path.join(str(tmp_path), "wifi.json")) as f:
+        stored = json.load(f)
     table_id = dashboards_wifi.table_id(str(tmp_path / "data"))
     assert stored == {"ssid": SSID, "password": PASSWORD, "table": table_id, "key": key}
 
@@ -309,7 +308,7 @@ def test_bad_wifi_settings_get_a_clear_error_and_change_nothing(tmp_path):
         assert PASSWORD not in line and good["pw"] not in line
 
 
-def _imported(extra_path, tmp_path):
+def _imported(extra_path, tmp_path, air=None):
     """The modules the dashboard app has loaded a moment after it started (no tablet), on the unix port."""
     script = """
 import sys, asyncio
@@ -324,6 +323,9 @@ async def main():
 asyncio.run(main())
 """
     env = dict(os.environ, MICROPYPATH=mpy.micropypath(*extra_path), F1DASH_STATE=os.path.join(str(tmp_path), "s"))
+    env.pop("F1_AIR", None)
+    if air is not None:
+        env["F1_AIR"] = air  # the stand-in radio's air: the unix port has a radio only then
     proc = subprocess.run([mpy.micropython_path(), "-X", "heapsize=256K", "-c", script], env=env, cwd=mpy.ROOT,
                           capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
     assert proc.returncode == 0, proc.stderr.decode()
@@ -334,20 +336,19 @@ def test_a_board_without_a_radio_loads_nothing_of_wifi_and_one_with_a_radio_only
     plain = _imported((), tmp_path)
     assert "firmware.app" in plain
     assert [m for m in plain if "wifi" in m or m == "network"] == [], plain
-    radio = _imported((STANDIN,), tmp_path)
-    # nothing stored yet: the seat and its settings, never the link (it is loaded once there is a network to join)
-    assert {"network", "firmware.ondemand.wifi_seat", "firmware.ondemand.wifi_conf"} <= set(radio), radio
-    assert "firmware.ondemand.wifi_link" not in radio
+    radio = _imported((STANDIN,), tmp_path, air=os.path.join(str(tmp_path), "air.json"))
+    # nothing stored yet: the seat and its settings, not the link nor the radio's driver (loaded once there is a
+    # network to join)
+    assert {"firmware.ondemand.wifi_seat", "firmware.ondemand.wifi_conf"} <= set(radio), radio
+    assert "firmware.ondemand.wifi_link" not in radio and "network" not in radio
 
 
 def test_the_dashboard_says_its_wifi_state_in_words(tmp_path):
     """A Pico W with a network stored and no table plugged in: its main screen says why it has no table yet."""
-    from firmware.ondemand import store
-
     (tmp_path / "air").mkdir()
     air = Air(tmp_path / "air", ssid=SSID, password="not the one stored", join_ms=100)
-    store.save(os.path.join(str(tmp_path), "wifi.json"),
-               {"ssid": SSID, "password": PASSWORD, "table": "table-1", "key": "k" * 26})
+    with open(os.path.join(str(tmp_path), "wifi.json"), "w") as f:  # as pairing stored it
+        json.dump({"ssid": SSID, "password": PASSWORD, "table": "table-1", "key": "k" * 26}, f)
     d = VirtualDashboard(str(tmp_path), dev="picow-2", path_extra=(STANDIN,),
                          env={"F1_AIR": air.path, "F1_BEACON": "127.0.0.1:%d" % _free_port(socket.SOCK_DGRAM)})
     d.start()

@@ -2,7 +2,7 @@
 (shared_rules/link/dashboard.py), on CPython with no I/O: a dashboard without a radio, and one from before the
 message, both read as "no Wi-Fi"; an answer that never comes is given up and the password forgotten."""
 
-from shared_rules.link import tablet
+from shared_rules.link import tablet, wifi
 from shared_rules.link.dashboard import DashboardProtocol
 
 
@@ -29,8 +29,8 @@ class Line:
 
     def set_wifi(self):
         d = self.devices["dash-1"]
-        d.wifi_out = tablet.wifi_message("m.1", "track", "correct horse battery", "table-1", "k" * 26)
-        self.session.send_wifi(d, self.now)
+        d.wifi_out = wifi.message("m.1", "track", "correct horse battery", "table-1", "k" * 26)
+        wifi.send(self.session, d, self.now)
         return d
 
     def wifi_notes(self):
@@ -82,8 +82,8 @@ def test_an_answer_that_never_comes_is_given_up_and_the_password_forgotten():
     line = Line()
     d = line.set_wifi()
     line.to_dash.clear()
-    for _ in range(tablet.WIFI_TRIES + 2):
+    for _ in range(wifi.WIFI_TRIES + 2):
         line.now += tablet.COMMAND_RETRY_MS
         line.session.tick(line.now)
         line.to_dash.clear()  # every resend lost
-    assert d.wifi_out is None and d.wifi_tries == tablet.WIFI_TRIES
+    assert d.wifi_out is None and d.wifi_tries == wifi.WIFI_TRIES

@@ -16,8 +16,6 @@ import socket
 import threading
 
 BEACON_PORT = 8766  # where dashboards listen for tables (UDP)
-KEYS_FILE = "wifi.json"  # in the game's folder (companion/storage.py dashboards_dir): {seat: key}
-TABLE_FILE = "table.json"  # in the per-user data folder: {"id": this install's table id}
 TOKEN_PREFIX = "dashboard:"  # a Wi-Fi dashboard's link port carries this + its key as its token (the server's)
 BROADCAST = (("255.255.255.255", BEACON_PORT),)
 KEY_LETTERS = "abcdefghijklmnopqrstuvwxyz234567"
@@ -26,6 +24,57 @@ KEY_LETTERS = "abcdefghijklmnopqrstuvwxyz234567"
 def new_key():
     """A dashboard's key: 26 letters and digits, 130 random bits (a phone seat's token has as many)."""
     return "".join(secrets.choice(KEY_LETTERS) for _ in range(26))
+
+
+KEYS_FILE = "wifi_keys.json"  # in a game's dashboards folder (companion/storage.py dashboards_dir): {dev: key}
+TABLE_ID_FILE = "table_id"  # in the app's data folder: this table's id, made once
+
+
+def _write_private(path, text):
+    """Atomically (a temp file, then a rename), readable by its owner only: keys are secrets."""
+    tmp = path + ".tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def dashboard_keys(folder):
+    """{dashboard id: its key} of the Pico Ws paired in this game (`folder`: its dashboards folder); {} if none."""
+    try:
+        with open(os.path.join(folder, KEYS_FILE)) as f:
+            keys = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(keys, dict):
+        return {}
+    return {d: k for d, k in keys.items() if isinstance(d, str) and isinstance(k, str)}
+
+
+def keep_key(folder, dev, key):
+    """A Pico W's key, made at its pairing, kept with the game (never its network's password)."""
+    keys = dashboard_keys(folder)
+    keys[dev] = key
+    _write_private(os.path.join(folder, KEYS_FILE), json.dumps(keys, sort_keys=True))
+
+
+def table_id(folder):
+    """This table's id (its beacon's, and the Pico Ws paired here join only its beacon): made once, kept in
+    `folder` (the app's data folder), so a dashboard paired once finds this table in every game."""
+    path = os.path.join(folder, TABLE_ID_FILE)
+    try:
+        with open(path) as f:
+            tid = f.read().strip()
+        if tid:
+            return tid
+    except OSError:
+        pass
+    tid = "table-" + "".join(secrets.choice(KEY_LETTERS) for _ in range(10))
+    os.makedirs(folder, exist_ok=True)
+    _write_private(path, tid)
+    return tid
 
 
 def beacon_message(table_id, port):
@@ -70,52 +119,6 @@ class Beacon:
                 self.stopped.wait(self.every_s)
 
 
-def _write_atomically(path, data):
-    """JSON, whole or not at all (a temp file, then a rename), readable by this user only: keys are secrets."""
-    tmp = path + ".tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as f:
-        json.dump(data, f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
-def keys(game_dir):
-    """{seat: key} of the Wi-Fi dashboards paired to this game ({} for none, or a file that cannot be read)."""
-    try:
-        with open(os.path.join(game_dir, KEYS_FILE)) as f:
-            return {int(seat): str(key) for seat, key in json.load(f).items()}
-    except (OSError, ValueError, AttributeError, TypeError):
-        return {}
-
-
-def save_key(game_dir, seat, key):
-    """Seat `seat`'s Wi-Fi dashboard has `key` from now on (None: it has none): kept with the game, atomically."""
-    known = keys(game_dir)
-    if key is None:
-        known.pop(seat, None)
-    else:
-        known[seat] = key
-    _write_atomically(os.path.join(game_dir, KEYS_FILE), {str(s): k for s, k in sorted(known.items())})
-
-
-def table_id(data_dir):
-    """This install's table id: made once, kept in the per-user data folder, the same at every start (a dashboard
-    joins only the table it was paired with)."""
-    path = os.path.join(data_dir, TABLE_FILE)
-    try:
-        with open(path) as f:
-            found = json.load(f).get("id")
-        if isinstance(found, str) and found:
-            return found
-    except (OSError, ValueError, AttributeError):
-        pass  # none yet, or damaged: a new id (dashboards paired to the old one are paired again)
-    made = "t-" + new_key()[:16]
-    _write_atomically(path, {"id": made})
-    return made
-
-
 def beacon_targets(server_host, given=None):
     """Where the beacon goes: `given` if any (tests: loopback addresses only), else $F1_BEACON_TO ("host:port"), else
     the LAN's broadcast address; a server on loopback is found on loopback only (nothing leaves the machine)."""
@@ -135,8 +138,8 @@ class WifiDashboards:
 
     wifi = WifiDashboards(server, table_id, beacon_to=None)   # server: the PhoneServer (companion/phones/server.py)
     wifi.open_game(game_dir, host)    # its keys served; the beacon says "table <id> on <port>" every second
-    wifi.refresh()                    # a key saved meanwhile (save_key at pairing) is served from now on
-    wifi.seat_of_token(token)         # the seat of a link port's token ("dashboard:<key>"), None for any other
+    wifi.refresh()                    # a key kept meanwhile (keep_key at pairing) is served from now on
+    wifi.dev_of_token(token)          # the dashboard a link port's token ("dashboard:<key>") was made for, else None
     wifi.close_game()                 # no key served, the beacon stops
     """
 
@@ -147,7 +150,7 @@ class WifiDashboards:
         self.every_s = every_s
         self.game_dir = None
         self.host = None
-        self.seats = {}  # key -> seat
+        self.devs = {}  # key -> the dashboard (its id) it was made for at pairing
         self.beacon = None
 
     def open_game(self, game_dir, host):
@@ -156,21 +159,21 @@ class WifiDashboards:
         self.refresh()
 
     def refresh(self):
-        found = keys(self.game_dir) if self.game_dir is not None else {}
-        self.seats = {key: seat for seat, key in found.items()}
-        self.server.serve_dashboards({key: "seat %d" % (seat + 1) for key, seat in self.seats.items()})
+        found = dashboard_keys(self.game_dir) if self.game_dir is not None else {}
+        self.devs = {key: dev for dev, key in found.items()}
+        self.server.serve_dashboards({key: "dashboard %s" % dev for key, dev in self.devs.items()})
         port = self.server.port
-        if not self.seats or port is None:
+        if not self.devs or port is None:
             self._stop_beacon()
         elif self.beacon is None or self.beacon.port != port:
             self._stop_beacon()
             self.beacon = Beacon(self.table, port, beacon_targets(self.host or "", self.beacon_to), self.every_s)
             self.beacon.start()
 
-    def seat_of_token(self, token):
+    def dev_of_token(self, token):
         if not token or not token.startswith(TOKEN_PREFIX):
             return None
-        return self.seats.get(token[len(TOKEN_PREFIX):])
+        return self.devs.get(token[len(TOKEN_PREFIX):])
 
     def close_game(self):
         self.game_dir = None

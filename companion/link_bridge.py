@@ -48,6 +48,7 @@ class LinkBridge:
         # on_hello(dev): called at each hello, before the notes after it are handled (the app pairs a phone that
         # linked on its seat's token here, so the events it sends next already count for that seat)
         self.on_hello = None
+        self.wifi = {}  # dev -> the last answer to a Pico W's network set at pairing (a Wifi note: no password in it)
         # While the tablet's dice roll, the commands wait in the referee's outbox, in order: a dashboard showing
         # the throw before the dice on the table land would spoil them (hold_commands / release_commands).
         self.holding = False
@@ -125,6 +126,8 @@ class LinkBridge:
             self.due.add(note.dev)
         elif kind == "bad":
             log.warning("link: dashboard %s: %s", note.dev or "(not yet known)", note.why)
+        elif kind == "wifi":  # a Pico W's answer at pairing (companion/wifi_pairing.py): its network's name, or why not
+            self.wifi[note.dev] = note
 
     def _state(self, dev, snap, settled):
         if not isinstance(snap, dict):

@@ -16,7 +16,7 @@ from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion import link_words, pico_setup_view, storage, theme
+from companion import link_words, pico_setup_view, storage, theme, wifi_form
 from companion import virtual as virtual_mod
 from companion.phones.seats import PHONE, TABLET  # the server and QR codes are imported when there are phones
 from companion.transport import LOST
@@ -136,6 +136,7 @@ class Pairing:
             b = Factory.PicoChoice(text=label, state="down" if dev == self.chosen_dev else "normal")
             b.bind(on_release=lambda w, dev=dev: self.choose_dashboard(dev))
             ids.found.add_widget(b)
+            wifi_form.add_lines(self, ids.found, dev)  # its Wi-Fi, and a Pico W's form
         notes = [] if found else [("No Pico plugged in yet: plug one in, or play on phones.", theme.MUTED)]
         if self.phones is not None and self.phones.problem:
             notes.append((self.phones.problem, theme.BAD))

@@ -48,10 +48,12 @@ class Screen:
         self.linked = -1
         self.led_on = -1
 
-    def draw(self, ui, linked):
+    def draw(self, ui, linked, wifi):
         self.touched = 0
         self.linked = linked
         ui.draw(self.display.fb, linked)
+        if wifi is not None:  # a Pico W's seat: its Wi-Fi link in words over the main screen (ondemand/wifi_seat.py)
+            wifi.draw(self.display.fb, ui)
         self.display.flush()
         led = ui.led()
         if led != self.led_on:
@@ -113,11 +115,13 @@ class Pauses:
 
 class Tablet:
     """The tablet link (firmware/ondemand/link.py, some 9 KB of heap), loaded when the tablet first speaks: a dashboard
-    played standalone never pays for it. Until then, `kept`: the saved command ids and events it will start from."""
+    played standalone never pays for it. Until then, `kept`: the saved command ids and events it will start from.
+    On a Pico W, `wifi`: its Wi-Fi seat (firmware/ondemand/wifi_seat.py), which links over Wi-Fi while USB does not."""
 
     def __init__(self, kept):
         self.link = None
         self.kept = kept
+        self.wifi = None
 
     def linked(self):
         return self.link.tablet_present() if self.link is not None else 0
@@ -134,14 +138,11 @@ class Tablet:
         if not sys.stdin.buffer.read(1):  # type: ignore[attr-defined]
             return 0
         gc.collect()  # its code is placed in a clean heap, not among a press's garbage
-        from firmware.ondemand.link import DashboardLink
+        from firmware.ondemand.link import DashboardLink, take_seat
 
-        keeper.open_journal()
-        done, events = self.kept
-        self.kept = ([], [])  # the link keeps them from here on
-        self.link = DashboardLink(report, apply, on_journal=keeper.journaled, done=done)
-        if events:
-            self.link.restore_events(events)
+        on_wifi = self.wifi.conf.answer if self.wifi is not None else None  # a Pico W: its network set at pairing
+        take_seat(self, keeper, lambda done: DashboardLink(report, apply, on_journal=keeper.journaled, done=done,
+                                                           on_wifi=on_wifi))
         return 1
 
     def post(self, name, args):
@@ -298,7 +299,7 @@ class App:
     def refresh(self):
         self.pauses.gc_due.set()
         ui = self.ui
-        self.screen.draw(ui, self.linked())
+        self.screen.draw(ui, self.linked(), self.tablet.wifi)
         board = self.board
         if board.viewer:  # the host's viewer channel: the state line, written in pieces (no copy of the whole)
             car = json.dumps(self.car.snapshot())  # both pieces made first: out of memory leaves no half line
@@ -323,6 +324,13 @@ class App:
         gc.collect()
         gc.threshold(max(gc.mem_free() // 2, _GC_MIN_SPARE))
         self.settle()
+        if " W" in sys.implementation._machine or _env("F1_AIR"):  # type: ignore[attr-defined]
+            # A Pico W ("Raspberry Pi Pico W with RP2040"; on the unix port the tests' stand-in radio): its seat
+            # links over Wi-Fi while USB does not. A plain Pico loads nothing of Wi-Fi, nor tries to import it.
+            from firmware.ondemand.wifi_seat import WifiSeat
+
+            self.tablet.wifi = WifiSeat(self.board.state_path)  # type: ignore[assignment]
+            asyncio.create_task(self.tablet.wifi.run(self))  # type: ignore[union-attr]
         asyncio.create_task(self.link_task())
         asyncio.create_task(self.tick_task())
         asyncio.create_task(self.save_task())
@@ -349,7 +357,7 @@ class App:
                 # folded them in. A command never waits for a save: the journal keeps it across one (keeper.py).
                 await asyncio.sleep_ms(_POLL_MS)
             link = tablet.link
-            if link is None:
+            if link is None or not link.usb:  # (a Pico W's Wi-Fi link gives USB the seat)
                 if not tablet.listen(self.report, self._apply, keeper):
                     return  # the unix port's stdin closed: no tablet can ever come
                 self.screen.touched = 1  # the tablet indicator
@@ -384,6 +392,12 @@ class App:
             due.clear()
             while self.keeper.due():  # a press taken during a save made it dirty again
                 await self.save()
+
+
+def _env(name):
+    import os
+
+    return os.getenv(name) if hasattr(os, "getenv") else None  # the unix port's environment; a Pico has none
 
 
 def _task_failed(loop, context):

@@ -29,7 +29,7 @@ HOST_ONLY = ("host/__init__.py", "host/board_host.py", "host/link_main.py", "hos
 # asyncio internals it uses. The seat page loads every module this file freezes, and these (companion/phones/assets.py).
 WEB_ONLY = ("board_web.py", "webport.py", "mpy_internals_web.py")
 # Frozen, yet never sent to a phone: its page links over its own socket, never through a radio of its own.
-NOT_ON_PHONES = ("ondemand/wifi_link.py",)
+NOT_ON_PHONES = ("ondemand/wifi_conf.py", "ondemand/wifi_link.py", "ondemand/wifi_seat.py")
 
 # main.py is frozen inside the package, as firmware/main.py (`import firmware.main` starts the dashboard),
 # never as a top-level main.py: MicroPython runs a frozen main.py ahead of the filesystem's /main.py, so the
@@ -60,7 +60,11 @@ package(
         "ondemand/selftest.py",
         "ondemand/solo.py",
         "ondemand/store.py",
-        "ondemand/wifi_link.py",  # a Pico W's link to the table (a plain Pico never imports it: no `network`)
+        # a Pico W's Wi-Fi (a plain Pico never imports them: no `network`): its network set at pairing, its link to
+        # the table, and the seat that takes the Wi-Fi link while USB does not
+        "ondemand/wifi_conf.py",
+        "ondemand/wifi_link.py",
+        "ondemand/wifi_seat.py",
     ),
     base_path="..",
 )

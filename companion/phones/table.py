@@ -13,7 +13,7 @@ of the transport, paired to its seat by the socket's token. Nothing runs on the 
 
 The same server takes the game's Wi-Fi dashboards (Pico W) on their keys, and while any is paired to the game the
 beacon says where the table is (companion/dashboards_wifi.py WifiDashboards: phones.wifi). A Wi-Fi dashboard that
-links is paired to its key's seat, as a Pico chosen for that seat on the pairing screen is.
+links keeps the seat its dashboard id was given on the pairing screen (its key was made for it there).
 
 The server listens on the tablet's LAN address ($F1_PHONE_HOST to choose another: tests use 127.0.0.1), on
 the port the game was first served on, else on the one served last, else on PORT ($F1_PHONE_PORT; 0 = any).
@@ -124,8 +124,8 @@ class Phones:
         Returns True when the table's pairing changed (the referee resyncs a new pair: push it)."""
         port_of = getattr(transport, "port_of", None)
         token = links.token_of(port_of(dev)) if port_of is not None and links else None
-        if self.wifi is not None and self.wifi.seat_of_token(token) is not None:
-            return self._wifi_linked(dev, self.wifi.seat_of_token(token), ref, seats)
+        # A Wi-Fi dashboard's token ("dashboard:<key>") is no phone seat's: it keeps the seat its dashboard id was
+        # given on the pairing screen, as a Pico plugged into another port does (the referee pairs dashboard ids).
         seat = self.seat_of_token(token)
         if seat is None or ref is None or seat not in {s for s, *_ in seats} or self.place(seat) != PHONE:
             return False
@@ -135,17 +135,6 @@ class Phones:
         if ref.pairs.get(seat) == dev:
             return False
         ref.pair(seat, dev)  # the table's car goes to it
-        return True
-
-    @staticmethod
-    def _wifi_linked(dev, seat, ref, seats):
-        """A Wi-Fi dashboard linked on its key: its seat's dashboard, as a Pico chosen for the seat is (the key was
-        made for that seat at pairing). A dashboard id already another seat's is never moved by a key."""
-        if ref is None or seat not in {s for s, *_ in seats} or ref.seat_of(dev) not in (None, seat):
-            return False
-        if ref.pairs.get(seat) == dev:
-            return False
-        ref.pair(seat, dev)
         return True
 
     def seat_of_token(self, token):

@@ -12,7 +12,7 @@ import threading
 import time
 
 from shared_rules.link import notes as note
-from shared_rules.link import tablet
+from shared_rules.link import tablet, wifi
 
 CONNECTED = tablet.CONNECTED
 SILENT = tablet.SILENT
@@ -124,6 +124,29 @@ class Transport:
                 session.pump(_now_ms())
         self._flush(session)
         return cmd_id
+
+    def set_wifi(self, dev, ssid, password, table_id, key):
+        """Give a dashboard plugged in now the Wi-Fi network to join, its table's id and its key (a Pico W's pairing,
+        docs/protocol.md §15a). Answered by a `wifi` note; sent again until answered, never saved: the password is
+        held in memory only until the answer. Returns the message's id, or None when dev is linked on no port."""
+        msg = wifi.message("%s.w%d" % (self.prefix, next(self.ids)), ssid, password, table_id, key)
+        tablet.frames(msg)  # ValueError now for what could never be sent
+        with self.lock:
+            d = self.devices.get(dev)
+            session = d.session if d is not None else None
+            if session is None:
+                return None
+            d.wifi_out = msg
+            d.wifi_tries = 0
+            wifi.send(session, d, _now_ms())
+        self._flush(session)
+        return msg["id"]
+
+    def wifi_of(self, dev):
+        """A dashboard's Wi-Fi as its hello said: None no radio (or not heard yet), "" no network set, else its name."""
+        with self.lock:
+            d = self.devices.get(dev)
+            return d.wifi if d is not None else None
 
     def hold_events(self):
         """From now on a new event is acknowledged only when the app calls ack_event (it has kept it); until

@@ -62,9 +62,13 @@ def main_screen(fb, ui, linked):
     if not ui.wait or ui.over:
         line(fb, 0, "RND %d" % ui.round, RIGHT)
     line(fb, 1, "CAR " + CAR_NAMES[ui.car].upper())
+    seat = ui.app.tablet.wifi  # a Pico W over Wi-Fi: "WI-FI", and its signal or why it has no table (row 6)
+    wifi = seat.over_wifi(ui.app.tablet) if seat is not None else None
     if linked:
-        line(fb, 1, "TABLET", RIGHT)
-    else:
+        line(fb, 1, "WI-FI" if wifi is not None else "TABLET", RIGHT)
+    if wifi is not None:
+        line(fb, 6, wifi)
+    elif not linked:
         line(fb, 6, "NO TABLET")
     line(fb, 2, "POS %d  SPEED %d" % (ui.pos + 1, ui.speed))
     if ui.ahead >= 0:

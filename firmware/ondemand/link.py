@@ -24,6 +24,21 @@ def _device_id():
         return os.getenv("F1_DASH_ID") or "unix-dashboard"  # type: ignore[attr-defined]
 
 
+def take_seat(tablet, keeper, make):
+    """One link at a time (USB, or a Pico W's Wi-Fi: firmware/app.py's Tablet): the link make(done ids) takes the seat
+    from the one before, with its unacknowledged events, and the one before closes. The journal goes on (opened once):
+    nothing lost or doubled."""
+    if keeper.journal is None:
+        keeper.open_journal()
+    done, events = tablet.kept_now()
+    if tablet.link is not None:
+        tablet.link.close()
+    tablet.kept = ([], [])  # the link keeps them from here on
+    tablet.link = make(done)
+    if events:
+        tablet.link.restore_events(events)
+
+
 class DashboardLink(DashboardProtocol):
     """The tablet link of one dashboard: the protocol (shared_rules.link.dashboard) on stdin/stdout. A subclass,
     not a wrapper, so the protocol's methods cost no heap of their own here; those the app calls without a time
@@ -47,10 +62,14 @@ class DashboardLink(DashboardProtocol):
     link.tablet_present()                 true if the tablet spoke in the last 3 s
     link.feed(data, now_ms)               bytes that arrived some other way (same handling as poll's)
     link.eof                              unix port only: stdin closed, stop the loop
+    link.usb                              1: the USB link (a Pico W's Wi-Fi link has 0, firmware/ondemand/wifi_link.py)
+    on_wifi                               a Pico W's answer to the table's `wifi` message (DashboardProtocol)
     """
 
+    usb = 1
+
     def __init__(self, get_snapshot, apply_command, on_applied=None, done=(), dev=None,
-                 stdin=None, stdout=None, on_journal=None):
+                 stdin=None, stdout=None, on_journal=None, on_wifi=None):
         self.stdin = stdin or sys.stdin.buffer
         self.poller = select.poll()
         self.poller.register(stdin or sys.stdin, select.POLLIN)
@@ -61,7 +80,10 @@ class DashboardLink(DashboardProtocol):
         # the unix port) buffers nothing, so there is nothing to flush and no method of our own to hold heap.
         write = (stdout or sys.stdout.buffer).write
         DashboardProtocol.__init__(self, dev, _FIRMWARE, get_snapshot, apply_command, write, on_applied, done,
-                                   on_journal=on_journal)  # no time given: the protocol reads the board's
+                                   on_journal=on_journal, on_wifi=on_wifi)  # no time: the protocol reads the board's
+
+    def close(self):
+        """Another link takes the seat (a Pico W's Wi-Fi): the cable stays, nothing to close."""
 
     def poll(self, timeout_ms=0):
         """Wait up to timeout_ms for input, handle every byte already there, then do timed work."""

@@ -42,6 +42,10 @@ LINKED = "linked"
 REFUSED = "refused by the table"
 
 
+_SCREEN = {JOINING: "JOINING WI-FI", WRONG_PASSWORD: "WRONG PASSWORD", NO_NETWORK: "NO WI-FI NETWORK",
+           DIALLING: "NO TABLE FOUND", REFUSED: "TABLE SAYS NO"}
+
+
 class WifiLink(DashboardProtocol):
     """The protocol over a WebSocket, through the board's `network` station.
 
@@ -50,10 +54,16 @@ class WifiLink(DashboardProtocol):
       link socket (path carries the dashboard's key)
     link.poll(timeout_ms)   every loop pass: joins, dials, reads what arrived, answers, heartbeats
     link.state              one of the words above; link.reason: the table's reason when it closed the link
+    link.words()            what the dashboard's screen says of it: the signal once linked, else why not
+    link.close()            USB took the seat: the socket closed, the radio off
+    host None: not known yet; the table's beacon gives it (table_id needed)
     """
 
+    usb = 0  # the USB link's is 1 (firmware/ondemand/link.py): a seat has one link at a time (firmware/app.py)
+
     def __init__(self, get_snapshot, apply_command, ssid, password, host, port, path, dev, on_applied=None,
-                 done=(), on_journal=None, wlan=None, table_id=None, beacon_port=8766, beacon_bind="0.0.0.0"):
+                 done=(), on_journal=None, wlan=None, table_id=None, beacon_port=8766, beacon_bind="0.0.0.0",
+                 on_wifi=None):
         if wlan is None:
             import network  # type: ignore[import-not-found]  # a Pico W's (the stubs are a plain Pico's)
 
@@ -80,8 +90,20 @@ class WifiLink(DashboardProtocol):
         self.beacon_bind = beacon_bind
         self.beacon = None  # the UDP socket that hears tables' beacons, open only while the table cannot be dialled
         DashboardProtocol.__init__(self, dev, _FIRMWARE, get_snapshot, apply_command, self._write, on_applied,
-                                   done, on_journal=on_journal)
+                                   done, on_journal=on_journal, on_wifi=on_wifi)
         self._join()
+
+    def close(self):
+        self._drop()
+        self._stop_hearing()
+        self.wlan.disconnect()
+        self.wlan.active(False)
+
+    def words(self):
+        """At most 16 characters: the signal (dBm) while linked, else the state in the player's words."""
+        if self.state == LINKED:
+            return "%dDBM" % self.wlan.status("rssi")
+        return _SCREEN.get(self.state, "NO TABLE FOUND")
 
     # -- the radio ----------------------------------------------------------------------------------------
     def _join(self):
@@ -296,7 +318,9 @@ class WifiLink(DashboardProtocol):
         if self.sock is None:
             if self.table_id is not None:
                 self._hear_beacons(now)
-            if ticks_diff(now, self.next_dial) >= 0:
+            if self.host is None:
+                self.state = DIALLING  # no table heard of yet
+            elif ticks_diff(now, self.next_dial) >= 0:
                 self._dial(now)
                 if self.sock is not None:
                     self._stop_hearing()

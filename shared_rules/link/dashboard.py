@@ -37,10 +37,13 @@ class DashboardProtocol:
     on_journal(cid, name, args), if given, is called there too, before on_applied: the command just applied, for
     a dashboard that journals commands (one appended line) instead of saving its whole state before each ack.
     write(frame) sends one whole frame (bytes ending in a newline); a fragmented message is several calls in a row.
+    on_wifi(msg), on a dashboard with a radio (a Pico W: firmware/ondemand/wifi_conf.py): the answer to the
+    table's `wifi` message (the network to join, docs/protocol.md §15a), and on_wifi(None) the hello's `w`.
+    Without it a `wifi` message is answered "no Wi-Fi" and the hello has no `w`.
     """
 
     def __init__(self, dev, firmware, get_snapshot, apply_command, write, on_applied=None, done=(),
-                 now_ms=None, on_journal=None):
+                 now_ms=None, on_journal=None, on_wifi=None):
         self.dev = dev  # the dashboard id
         self.firmware = firmware
         self.get_snapshot = get_snapshot
@@ -48,6 +51,7 @@ class DashboardProtocol:
         self.write = write
         self.on_applied = on_applied
         self.on_journal = on_journal
+        self.on_wifi = on_wifi
         # (id, outcome) of the last _DONE_KEPT commands handled, oldest first; outcome "" applied, else the
         # error code it was refused with. Tuples: half a list's heap each, and 64 of them stay all race on a Pico.
         self.done = [tuple(d) for d in done][-_DONE_KEPT:]
@@ -83,8 +87,10 @@ class DashboardProtocol:
         self.last_tx = _ticks_ms() if now_ms is None else now_ms  # type: ignore[misc]
 
     def hello(self, now_ms):
-        self._send({"t": "hello", "p": codec.PROTOCOL, "dev": self.dev, "fw": self.firmware}, now_ms,
-                   len(self.outbox))
+        msg = {"t": "hello", "p": codec.PROTOCOL, "dev": self.dev, "fw": self.firmware}
+        if self.on_wifi is not None:
+            msg["w"] = self.on_wifi(None)  # the network it is set to, or "" (a radio, nothing set)
+        self._send(msg, now_ms, len(self.outbox))
 
     def state_changed(self, now_ms=None):
         """Push the full state after a change made on the dashboard itself (no ack needed). After post_event
@@ -164,6 +170,15 @@ class DashboardProtocol:
                         break
             elif t == "get":
                 self._send({"t": "st"}, now_ms, len(self.outbox))
+            elif t == "wifi":  # the network to join: kept apart from the state, never journaled nor echoed
+                if self.on_wifi is not None:
+                    answer = self.on_wifi(msg)
+                else:
+                    eid = msg.get("id")
+                    eid = codec.clean_text(eid, _MAX_ID) if isinstance(eid, str) else ""
+                    answer = {"t": "wifi", "id": eid, "e": "nowifi", "m": "this dashboard has no Wi-Fi"}
+                msg = None  # the password goes no further
+                self._send(answer, now_ms)
             elif t != "hb":
                 eid = msg.get("id")
                 eid = codec.clean_text(eid, 40) if isinstance(eid, str) else ""

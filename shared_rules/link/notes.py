@@ -19,6 +19,9 @@ State = namedtuple("State", ("kind", "dev", "snapshot", "rev", "settled"))
 Event = namedtuple("Event", ("kind", "dev", "event_id", "name", "args"))
 Rejected = namedtuple("Rejected", ("kind", "dev", "event_id", "why"))
 Bad = namedtuple("Bad", ("kind", "dev", "why"))
+# The answer to the table's `wifi` message (docs/protocol.md §15a): ssid the network now set (None if refused), code
+# and message the refusal's ("nowifi": the dashboard has no radio)
+Wifi = namedtuple("Wifi", ("kind", "dev", "ssid", "code", "message"))
 
 
 def port(key, change):
@@ -55,3 +58,7 @@ def rejected(dev, event_id, why):
 
 def bad(dev, why):
     return Bad("bad", dev, why)
+
+
+def wifi(dev, ssid, code, message):
+    return Wifi("wifi", dev, ssid, code, message)

@@ -133,6 +133,9 @@ def inbound(msg):
         if not _int(msg.get("p")):
             msg["p"] = -1  # no version we speak: the tablet sends it no commands
             why = "hello: bad protocol version"
+        if "w" in msg and not _text(msg["w"], MAX_ID):
+            del msg["w"]  # read as a dashboard without Wi-Fi
+            why = "hello: bad Wi-Fi network"
         return OK, _state(msg) or why
     if t == "hb":
         if not _int(msg.get("r")):
@@ -163,4 +166,11 @@ def inbound(msg):
         if why is not None:
             return REFUSE, why
         return OK, state_why
+    if t == "wifi":
+        if not _text(msg.get("id"), MAX_ID):
+            return DROP, "wifi without a usable id"
+        if not _text(msg.get("w", ""), MAX_ID) or not _text(msg.get("e", ""), MAX_NAME) or \
+                not _text(msg.get("m", ""), MAX_TEXT):
+            return DROP, "wifi: bad answer"
+        return OK, None
     return OK, None  # another type: the session ignores what it does not know (protocol section 8)

@@ -4,6 +4,7 @@ import binascii
 
 from shared_rules.link import codec, schema
 from shared_rules.link import notes as note
+from shared_rules.link import wifi
 
 HELLO_RETRY_MS = 300  # ask again for a hello after this long, then twice as long each time, up to 8 times as long
 # (a Pico sitting at its REPL echoes every "hi" back with a traceback: no need to do that three times a second)...
@@ -95,6 +96,12 @@ class Device:
         self.session = None  # type: Session | None
         self.resends = 0  # commands sent again for want of an answer (the link's quality, shown on the tablet)
         self.acked_ms = None  # when the last command was answered (the tablet's clock, ms)
+        # A Pico W's network (the hello's "w", docs/protocol.md §15a): None no radio, "" none set, else its name;
+        # and the `wifi` message that sets it while unanswered (in memory only: it holds the password)
+        self.wifi = None  # type: str | None
+        self.wifi_out = None  # type: dict | None
+        self.wifi_tries = 0
+        self.wifi_sent = 0
 
     def submit(self, cid, name, args):
         frames({"a": args, "c": name, "id": cid, "t": "cmd"})  # refuse now what could never be sent
@@ -241,7 +248,9 @@ class Session:
             if n < self.last_n and now_ms - self.last_hi >= self.hello_retry:
                 self.hi(now_ms)  # the count restarted: the dashboard rebooted and its hello was lost
             self.last_n = n
-        if t == "ack" or t == "err":
+        if t == "wifi" or t == "err" and d.wifi_out is not None and msg.get("id") == d.wifi_out["id"]:
+            wifi.answered(d, msg, notes)  # (an older dashboard answers err "type": it has no Wi-Fi)
+        elif t == "ack" or t == "err":
             if d.pending and d.sent_ms is not None and msg.get("id") == d.pending[0][0]:
                 cid = d.pending.pop(0)[0]
                 d.sent_ms = None
@@ -308,6 +317,8 @@ class Session:
         self.last_n = n if isinstance(n, int) else -1
         d.firmware = msg.get("fw")
         d.protocol = msg.get("p")
+        w = msg.get("w")
+        d.wifi = wifi.unb64(w) if isinstance(w, str) else None
         self._take_state(d, msg)
         self.incompatible = d.protocol != codec.PROTOCOL
         notes.append(note.hello(dev, d.firmware, d.protocol, d.snapshot, d.settled))
@@ -336,6 +347,10 @@ class Session:
         d.sent_ms = now_ms
         self._send({"t": "cmd", "id": p[0], "c": p[1], "a": p[2]}, now_ms)
 
+    def send(self, msg, now_ms):
+        """Any message to this port's dashboard now (the `wifi` message: shared_rules/link/wifi.py)."""
+        self._send(msg, now_ms)
+
     def tick(self, now_ms):
         d = self.device
         if d is None or d.session is not self:
@@ -349,5 +364,8 @@ class Session:
             self._send_command(d, now_ms)
         else:
             self.pump(now_ms)
+        if d is not None and d.session is self and d.wifi_out is not None and \
+                now_ms - d.wifi_sent >= self.command_retry:
+            wifi.send(self, d, now_ms)
         if now_ms - self.last_tx >= self.heartbeat:
             self._send({"t": "hb"}, now_ms)

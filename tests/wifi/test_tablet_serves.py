@@ -1,6 +1,6 @@
 """The tablet serves its game's Wi-Fi dashboards: the keys kept with the game are served on the phones' server, the
 beacon runs while any is paired (to loopback here: every packet goes to 127.0.0.1), a dashboard that links on its key
-becomes its seat's dashboard through the same bridge and referee as a Pico chosen for the seat, and after the tablet
+is its seat's dashboard through the same bridge and referee as a Pico chosen for the seat, and after the tablet
 restarted on another port it finds the table again by the beacon. The table id is the install's, made once.
 
 The dashboards are the firmware's Wi-Fi link on the `micropython` unix port (firmware/host/wifi_main.py) through the
@@ -13,7 +13,7 @@ import socket
 import pytest
 
 from companion import link_words
-from companion.dashboards_wifi import KEYS_FILE, TABLE_FILE, keys, new_key, save_key, table_id
+from companion.dashboards_wifi import KEYS_FILE, TABLE_ID_FILE, dashboard_keys, keep_key, new_key, table_id
 from companion.f1.referee import Referee
 from companion.link_bridge import LinkBridge
 from companion.phones.table import Phones
@@ -32,24 +32,24 @@ def _free_port(kind=socket.SOCK_STREAM):
 
 
 def test_keys_are_kept_with_the_game_atomically_and_only_for_this_user(tmp_path):
-    assert keys(str(tmp_path)) == {}
-    a, b = new_key(), new_key()
-    save_key(str(tmp_path), 0, a)
-    save_key(str(tmp_path), 2, b)
-    assert keys(str(tmp_path)) == {0: a, 2: b}
-    save_key(str(tmp_path), 0, None)
-    assert keys(str(tmp_path)) == {2: b}
+    assert dashboard_keys(str(tmp_path)) == {}
+    a, b, c = new_key(), new_key(), new_key()
+    keep_key(str(tmp_path), "pico-a", a)
+    keep_key(str(tmp_path), "pico-b", b)
+    assert dashboard_keys(str(tmp_path)) == {"pico-a": a, "pico-b": b}
+    keep_key(str(tmp_path), "pico-a", c)  # paired again: its new key replaces the old one
+    assert dashboard_keys(str(tmp_path)) == {"pico-a": c, "pico-b": b}
     path = tmp_path / KEYS_FILE
     assert oct(path.stat().st_mode & 0o777) == "0o600"
     assert not any(p.name.endswith(".tmp") for p in tmp_path.iterdir())  # written whole, then renamed
     path.write_text("{not json")
-    assert keys(str(tmp_path)) == {}  # damaged: no dashboard, never a crash
+    assert dashboard_keys(str(tmp_path)) == {}  # damaged: no dashboard, never a crash
 
 
 def test_the_table_id_is_made_once_and_kept(tmp_path):
     first = table_id(str(tmp_path))
-    assert first == table_id(str(tmp_path)) and first.startswith("t-") and len(first) > 10
-    assert json.loads((tmp_path / TABLE_FILE).read_text()) == {"id": first}
+    assert first == table_id(str(tmp_path)) and first.startswith("table-") and len(first) > 10
+    assert (tmp_path / TABLE_ID_FILE).read_text() == first
     other = tmp_path / "other"
     other.mkdir()
     assert table_id(str(other)) != first  # another install, another table
@@ -100,10 +100,11 @@ def test_a_paired_wifi_dashboard_becomes_its_seats_dashboard_and_finds_the_table
     os.makedirs(game_dir)
     db = str(tmp_path / "game.db")
     key = new_key()
-    save_key(game_dir, 1, key)  # as pairing does: the dashboard got the same key, the table id and the address
+    keep_key(game_dir, "wifi-bob", key)  # as pairing does: the dashboard got the same key, the table id and the address
     listen = _free_port(socket.SOCK_DGRAM)
     tablet = Tablet(game_dir, db, listen)
     made.append(tablet)
+    tablet.ref.pair(1, "wifi-bob")  # the host gave the Pico W to Bob's seat on the pairing screen
     assert tablet.phones.wifi.beacon is not None and tablet.phones.wifi.beacon.to == (("127.0.0.1", listen),)
     air = Air(tmp_path, join_ms=100)
     dash = WifiDashboard(tmp_path, air, tablet.phones.server.port, "/dashboard/%s/link" % key, dev="wifi-bob")
@@ -145,7 +146,7 @@ def test_a_game_with_no_wifi_dashboard_sends_no_beacon(tmp_path, made):
         made.append(tablet)
         assert tablet.phones.wifi.beacon is None
         key = new_key()
-        save_key(game_dir, 0, key)
+        keep_key(game_dir, "pico-w", key)
         tablet.phones.wifi.refresh()  # a dashboard paired meanwhile
         got, _ = _receive(heard, 5)
         assert json.loads(got) == {"t": "f1table", "id": TABLE, "port": tablet.phones.server.port}

@@ -29,6 +29,7 @@ from shared_rules.f1 import cards
 from tests.firmware.dash import restored
 from tests.table.phone_table import PhoneSeat, PhoneTable
 from tests.table.table import MAIN, Seat
+from tests.wait import until
 
 TABLE_ID = "race-table"
 WIFI_SEATS, USB_SEAT = (0, 1, 2), 3  # and the phones: 4, 5
@@ -222,8 +223,10 @@ class MixedTable(PhoneTable):
     def play_turn(self):
         if self.faulty and self.counts["turns"] == DROP_TURN and not self.counts["wifi_drop"]:
             self.drop_wifi()
-        if self.faulty and self.counts["turns"] >= KILL_TURN and not self.counts["tablet_moved"] \
-                and self.drop_until is None:
+        if self.faulty and self.counts["turns"] >= KILL_TURN and not self.counts["tablet_moved"]:
+            # On a quiet machine the turns outrun the 20 s drop: the kill waits for the Wi-Fi to come back
+            until(lambda: self.drop_until is None, DROP_S + 30, "the table's Wi-Fi back after its drop",
+                  meanwhile=self._weather)
             # Once the Wi-Fi is back and every dashboard told everything: the commands a tablet queued are not kept
             # across its restart (by design: the game log is; the resumed game syncs a dashboard that differs), so
             # a kill meanwhile would trade commands for syncs, and the counts below could not tell a loss

@@ -141,9 +141,9 @@ class Tablet:
         from firmware.ondemand.link import DashboardLink, take_seat
 
         on_wifi = self.wifi.conf.answer if self.wifi is not None else None  # a Pico W: its network set at pairing
-        take_seat(self, keeper, lambda done: DashboardLink(report, apply, on_journal=keeper.journaled, done=done,
-                                                           on_wifi=on_wifi))
-        self.link.last_rx = time.ticks_ms()  # that byte was the tablet: USB holds the seat from now (a Pico W's Wi-Fi
+        link = take_seat(self, keeper, lambda done: DashboardLink(report, apply, on_journal=keeper.journaled,
+                                                                  done=done, on_wifi=on_wifi))
+        link.last_rx = time.ticks_ms()  # that byte was the tablet: USB holds the seat from now (a Pico W's Wi-Fi
         return 1  # seat would take it back before the tablet's first whole frame)
 
     def post(self, name, args):

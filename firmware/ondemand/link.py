@@ -27,16 +27,17 @@ def _device_id():
 def take_seat(tablet, keeper, make):
     """One link at a time (USB, or a Pico W's Wi-Fi: firmware/app.py's Tablet): the link make(done ids) takes the seat
     from the one before, with its unacknowledged events, and the one before closes. The journal goes on (opened once):
-    nothing lost or doubled."""
+    nothing lost or doubled. Returns the new link."""
     if keeper.journal is None:
         keeper.open_journal()
     done, events = tablet.kept_now()
     if tablet.link is not None:
         tablet.link.close()
     tablet.kept = ([], [])  # the link keeps them from here on
-    tablet.link = make(done)
+    link = tablet.link = make(done)
     if events:
-        tablet.link.restore_events(events)
+        link.restore_events(events)
+    return link
 
 
 class DashboardLink(DashboardProtocol):

@@ -15,6 +15,8 @@ import secrets
 import socket
 import threading
 
+from companion import storage
+
 BEACON_PORT = 8766  # where dashboards listen for tables (UDP)
 TOKEN_PREFIX = "dashboard:"  # a Wi-Fi dashboard's link port carries this + its key as its token (the server's)
 BROADCAST = (("255.255.255.255", BEACON_PORT),)
@@ -28,17 +30,6 @@ def new_key():
 
 KEYS_FILE = "wifi_keys.json"  # in a game's dashboards folder (companion/storage.py dashboards_dir): {dev: key}
 TABLE_ID_FILE = "table_id"  # in the app's data folder: this table's id, made once
-
-
-def _write_private(path, text):
-    """Atomically (a temp file, then a rename), readable by its owner only: keys are secrets."""
-    tmp = path + ".tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
 
 
 def dashboard_keys(folder):
@@ -57,7 +48,7 @@ def keep_key(folder, dev, key):
     """A Pico W's key, made at its pairing, kept with the game (never its network's password)."""
     keys = dashboard_keys(folder)
     keys[dev] = key
-    _write_private(os.path.join(folder, KEYS_FILE), json.dumps(keys, sort_keys=True))
+    storage.write_private(os.path.join(folder, KEYS_FILE), json.dumps(keys, sort_keys=True))
 
 
 def table_id(folder):
@@ -73,7 +64,7 @@ def table_id(folder):
         pass
     tid = "table-" + "".join(secrets.choice(KEY_LETTERS) for _ in range(10))
     os.makedirs(folder, exist_ok=True)
-    _write_private(path, tid)
+    storage.write_private(path, tid)
     return tid
 
 
@@ -139,7 +130,6 @@ class WifiDashboards:
     wifi = WifiDashboards(server, table_id, beacon_to=None)   # server: the PhoneServer (companion/phones/server.py)
     wifi.open_game(game_dir, host)    # its keys served; the beacon says "table <id> on <port>" every second
     wifi.refresh()                    # a key kept meanwhile (keep_key at pairing) is served from now on
-    wifi.dev_of_token(token)          # the dashboard a link port's token ("dashboard:<key>") was made for, else None
     wifi.close_game()                 # no key served, the beacon stops
     """
 
@@ -169,11 +159,6 @@ class WifiDashboards:
             self._stop_beacon()
             self.beacon = Beacon(self.table, port, beacon_targets(self.host or "", self.beacon_to), self.every_s)
             self.beacon.start()
-
-    def dev_of_token(self, token):
-        if not token or not token.startswith(TOKEN_PREFIX):
-            return None
-        return self.devs.get(token[len(TOKEN_PREFIX):])
 
     def close_game(self):
         self.game_dir = None

@@ -6,11 +6,12 @@ phone, this tablet's own screen) and how well (linked, slow, silent, lost), from
     of(transport, links, dev, virtual=False)         the same, from the transport and its link ports (LinkPorts)
 """
 
+from companion.dashboards_wifi import TOKEN_PREFIX
+
 USB, WIFI, PHONE, TABLET = "USB", "Wi-Fi", "phone", "this tablet"
 SLOW_MS = 2000  # a command unanswered this long, or this many resends, makes a link "slow" in words
 SLOW_RESENDS = 3
 OLD_MS = 10000  # an answer older than this is said with its age (a quiet table: nothing was asked since)
-DASHBOARD_TOKEN = "dashboard:"  # companion/dashboards_wifi.py TOKEN_PREFIX: a Wi-Fi dashboard's link port
 
 
 def kind(token=None, virtual=False):
@@ -19,7 +20,7 @@ def kind(token=None, virtual=False):
         return TABLET
     if token is None:
         return USB
-    return WIFI if token.startswith(DASHBOARD_TOKEN) else PHONE
+    return WIFI if token.startswith(TOKEN_PREFIX) else PHONE
 
 
 def _seconds(ms):

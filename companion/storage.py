@@ -80,6 +80,18 @@ def dashboards_dir(game_path):
     return path
 
 
+def write_private(path, text):
+    """`text` to `path` whole or not at all (a temp file, then a rename), readable by this user only: for secrets
+    (phone seats' tokens, Wi-Fi dashboards' keys)."""
+    tmp = path + ".tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
 def latest_game():
     """The newest saved game file, or None."""
     try:

@@ -10,6 +10,8 @@ import json
 import os
 import secrets
 
+from companion import storage
+
 FILE = "phones.json"
 TOKEN_BYTES = 16  # 128 bits; base32, 26 letters and digits: no case, no symbol to find on a phone's keyboard
 PHONE, TABLET = "phone", "tablet"
@@ -73,10 +75,4 @@ class PhoneSeats:
     def save(self):
         """Atomically (temp file, then rename), readable by this user only: the tokens are the seats' keys."""
         data = {"port": self.port, "seats": {str(k): v for k, v in sorted(self.seats.items())}}
-        tmp = self.path + ".tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
+        storage.write_private(self.path, json.dumps(data))

@@ -31,6 +31,7 @@ import threading
 
 from aiohttp import WSMsgType, web
 
+from companion.dashboards_wifi import TOKEN_PREFIX
 from companion.phones import assets
 
 # Close codes: another phone took the seat; the seat is no longer served on a phone (a Pico or the tablet's screen
@@ -212,7 +213,7 @@ class PhoneServer:
     async def _serve_dashboards(self, keys):
         self.dashboard_keys = keys
         for token, link in list(self.link_sockets.items()):
-            if token.startswith("dashboard:") and token[10:] not in keys:
+            if token.startswith(TOKEN_PREFIX) and token[len(TOKEN_PREFIX):] not in keys:
                 link.close(GONE, "gone")
 
     def _find(self, token):
@@ -244,7 +245,7 @@ class PhoneServer:
             await ws.prepare(request)
             await ws.close(code=WRONG_KEY, message=b"this dashboard is not paired to this table")
             return ws
-        return await self._serve_link(request, "dashboard:" + key, "Wi-Fi dashboard: %s" % self.dashboard_keys[key])
+        return await self._serve_link(request, TOKEN_PREFIX + key, "Wi-Fi dashboard: %s" % self.dashboard_keys[key])
 
     async def _serve_link(self, request, token, label):
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=LINK_MSG_MAX, autoping=True)

@@ -2,7 +2,9 @@
 scratch folders beside the sources, never into the checkout), and a fresh virtual environment holding it.
 
     build_wheel(out)        the wheel's path (pip wheel, the pyproject's own build backend)
-    install(wheel, venv)    `python -m venv VENV`, then pip install the wheel (its dependencies from the index)
+    install(wheel, root)    `pipx install` of the wheel, as a person installs the app (its dependencies from the
+                            index), with pipx's folders under ROOT: returns the app's venv's bin folder
+    on_path(bin_dir)        the folder where pipx put the `formula1` command (a person's PATH)
 """
 
 import glob
@@ -38,9 +40,22 @@ def build_wheel(out):
     return wheel
 
 
-def install(wheel, venv):
-    """A fresh venv with the wheel installed; returns its bin folder."""
-    _run([sys.executable, "-m", "venv", venv], 300)
-    python = os.path.join(venv, "bin", "python")
-    _run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", wheel], 900, cwd=venv)
-    return os.path.join(venv, "bin")
+def _pipx_env(root):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIPX_", "PYTHON"))}
+    env.update(PIPX_HOME=os.path.join(root, "pipx"), PIPX_BIN_DIR=os.path.join(root, "bin"),
+               PIPX_MAN_DIR=os.path.join(root, "man"))
+    return env
+
+
+def install(wheel, root):
+    """pipx installs the wheel into a venv of its own (root/pipx/venvs/formula1-companion) and links its command
+    into root/bin; returns the venv's bin folder (its python and its formula1)."""
+    os.makedirs(root, exist_ok=True)
+    _run([sys.executable, "-m", "pipx", "install", "--python", sys.executable, wheel], 900, cwd=root,
+         env=_pipx_env(root))
+    return os.path.join(root, "pipx", "venvs", "formula1-companion", "bin")
+
+
+def on_path(bin_dir):
+    """The folder pipx links the app's commands into, beside its venvs (see install)."""
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(bin_dir)))), "bin")

@@ -4,7 +4,7 @@
 # Paths are relative to this file. tests/firmware/test_manifest.py checks every module below exists and that
 # every module in firmware/ is either frozen here or listed in HOST_ONLY. tools/flash.py copies the same list.
 
-metadata(description="Formula 1 dashboard for the Raspberry Pi Pico", version="0.1.0")
+metadata(description="Formula 1 dashboard for the Raspberry Pi Pico", version="0.2.0")
 
 # A FROZEN_MANIFEST replaces the board's own: keep the port's modules (asyncio, and _boot.py, which mounts
 # the filesystem the dashboard saves its state on).

@@ -8,7 +8,7 @@ from time import ticks_ms as _now  # the protocol's clock: it wraps, the protoco
 from micropython import const
 from shared_rules.link.dashboard import DashboardProtocol
 
-_FIRMWARE = const("0.1.0")
+_FIRMWARE = const("0.2.0")
 _MAX_BYTES_PER_POLL = const(512)  # one USB receive buffer; then let the game loop run
 
 

@@ -20,7 +20,7 @@ from time import ticks_add, ticks_diff, ticks_ms
 from micropython import const
 from shared_rules.link.dashboard import DashboardProtocol
 
-_FIRMWARE = const("0.1.0")
+_FIRMWARE = const("0.2.0")
 _DIAL_FIRST_MS = const(100)  # first wait before dialling again after a failure, doubled up to _DIAL_MAX_MS
 _DIAL_MAX_MS = const(2000)
 _DIAL_TIMEOUT_S = const(3)  # the TCP connect and the upgrade's answer, each

@@ -10,6 +10,7 @@ import time
 import pytest
 from aiohttp import WSMsgType, web
 
+from companion import __version__
 from shared_rules.link.tablet import Session
 from tests.link.harness import FAST
 from tests.web.engines import MISSING, SeatServer, open_engine, phone_id, visit
@@ -120,7 +121,7 @@ def test_the_page_says_hello_on_its_socket_in_the_protocols_frames(server, table
     boot(page)
     dev = phone_id(page)
     hello = wait(lambda: tablet.seen("hello", dev), what="the page's hello")[0]
-    assert hello[2]["s"]["laps_left"] == 3 and hello[2]["fw"] == "0.1.0"
+    assert hello[2]["s"]["laps_left"] == 3 and hello[2]["fw"] == __version__
     page.wait(lambda: page.dash()["linked"], what="the page linked")
     assert page.text("status") == "Linked to the tablet."
     with tablet.lock:

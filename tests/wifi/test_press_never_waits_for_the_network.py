@@ -79,6 +79,7 @@ class UpgradeHole:
         self.listener.listen(4)
         self.port = self.listener.getsockname()[1]
         self.dials = []  # each connection whose request has come in whole
+        self.dial = None
         self.held = []
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -104,14 +105,13 @@ class UpgradeHole:
         self.dials.append(conn)
 
     def dialling(self):
-        return self.dials[0] if self.dials else None
+        """The dashboard's latest dial whose request came in, while it waits for the answer."""
+        self.dial = self.dials[-1] if self.dials and conn_open(self.dials[-1]) else None
+        return self.dial
 
     def still_dialling(self):
-        """The first dial's connection open and silent: the dashboard has not given it up."""
-        try:
-            return conn_open(self.dials[0])
-        except IndexError:
-            return False
+        """That dial's connection open and silent: the dashboard has not given it up."""
+        return self.dial is not None and conn_open(self.dial)
 
     def close(self):
         self.listener.close()
@@ -141,12 +141,18 @@ def test_a_press_is_answered_while_the_dial_into_a_black_hole_still_waits(tmp_pa
                          env={"F1_AIR": air.path, "F1_BEACON": "127.0.0.1:%d" % beacon_port})
     try:
         d.start()
-        until(hole.dialling, 20, "the dashboard dialling the table's address (the black hole)")
-        before = d.rows()
-        frames = d.frames
-        d.tap("OK")  # answered: its A line comes once the press is handled, its frame drawn and saved
-        assert d.frames > frames and d.rows() != before, "the press changed nothing on the screen"
-        assert hole.still_dialling(), "the press was answered only after the dial into the black hole gave up"
+        # A test process stalled for the dial's whole 3 s (a loaded machine) looks again at the next dial; a dashboard
+        # whose loop waits for its dial answers no press before the dial ends, however many times it is tried.
+        for key in ("OK", "BACK", "OK"):
+            until(hole.dialling, 20, "the dashboard dialling the table's address (the black hole)")
+            before = d.rows()
+            frames = d.frames
+            d.tap(key)  # answered: its A line comes once the press is handled, its frame drawn and saved
+            assert d.frames > frames and d.rows() != before, "the press changed nothing on the screen"
+            if hole.still_dialling():
+                break
+        else:
+            raise AssertionError("each press was answered only after the dial into the black hole gave up")
         until(lambda: not hole.still_dialling(), 20, "the dial into the black hole given up at its deadline")
     finally:
         d.kill()

@@ -4,6 +4,7 @@ phone, this tablet's own screen) and how well (linked, slow, silent, lost), from
 
     words(status, info, token=None, virtual=False)   -> "Wi-Fi: linked, 2 sent again"
     of(transport, links, dev, virtual=False)         the same, from the transport and its link ports (LinkPorts)
+    beside_the_car(line)                             what the race screen says of it: nothing while plainly linked
 """
 
 from companion.dashboards_wifi import TOKEN_PREFIX
@@ -56,3 +57,9 @@ def of(transport, links, dev, virtual=False):
     port = info["port"] if info is not None else None
     token = links.token_of(port) if port is not None and links is not None else None
     return words(transport.status(dev), info, token, virtual)
+
+
+def beside_the_car(line):
+    """The race screen's words for a car's link, small beside the car: none while it is plainly linked (a player looks
+    there to see why a car is not answering; "linked" on every car would only be noise)."""
+    return "" if line.endswith(": linked") else line

@@ -8,6 +8,7 @@ built the same way.
 """
 
 import os
+import time
 
 from kivy.clock import Clock
 from kivy.factory import Factory
@@ -21,7 +22,7 @@ from kivy.uix.widget import Widget
 
 from shared_rules.errors import RuleError
 
-from companion import storage, theme
+from companion import link_words, storage, theme
 from companion import virtual as virtual_mod
 from companion.eventlog import LogError
 from companion.f1 import turn
@@ -30,6 +31,8 @@ from companion.f1.referee import Referee
 from companion.f1.track import TrackError
 from companion.f1.widgets import MARKERS, CarPanel, MarkerSwatch, SpeedKey
 from companion.widgets import DashTab, IconLabel, RaceButton, ToggleRaceButton
+
+LINK_WORDS_EVERY_S = 0.5  # how often the race screen asks each car's link words again
 
 KV = os.path.join(os.path.dirname(__file__), "f1.kv")
 
@@ -89,6 +92,7 @@ class F1Controller:
         self.speed_keys = []  # the 17 SpeedKeys, 0..160, made once
         self.finish_keys = []  # the finish picker's keys, 0..8 spaces over the line, made once
         self.tick_news = None  # what the links and the referee had said when a tick last brought the screen up to date
+        self.links_said = 0.0  # when each car's link in words was last asked of the transport (_say_links)
         self.oleds = {}  # dev -> the OledView showing it (one: the race screen's dashboard pane)
         self.dash_dev = None  # the virtual dashboard shown on the race screen
         self.dash_sig = None
@@ -243,7 +247,24 @@ class F1Controller:
             if news != self.tick_news:
                 self.tick_news = news
                 self.refresh_race()
+            self._say_links()
             self._draw_oleds()
+
+    def _say_links(self):
+        """Each car's link in words beside it (companion/link_words.py), when it is not plainly linked: why a car is
+        not answering. Asked of the transport LINK_WORDS_EVERY_S at most (the words change once a second at most)."""
+        now = time.monotonic()
+        if now - self.links_said < LINK_WORDS_EVERY_S:
+            return
+        self.links_said = now
+        transport = getattr(self.app, "transport", None)
+        if transport is None or not hasattr(transport, "link_info"):
+            return
+        links = getattr(self.app, "links", None)
+        for panel in self.car_rows:
+            dev = panel.dev
+            said = link_words.of(transport, links, dev, virtual_mod.is_virtual(dev)) if dev else ""
+            panel.link_words = link_words.beside_the_car(said)
 
     def _draw_oleds(self):
         if self.app.ports is None or self.dash_dev is None:

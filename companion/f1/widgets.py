@@ -171,6 +171,7 @@ class CarPanel(BoxLayout):
     laps_left = NumericProperty(0)
     status = StringProperty("")
     link = StringProperty("none")
+    link_words = StringProperty("")  # its link in words when not plainly linked (F1Controller._say_links)
     dev = StringProperty("")
     active = BooleanProperty(False)
     frame = NumericProperty(0)  # the kerb-red frame's width while it is the car to play (f1.kv)

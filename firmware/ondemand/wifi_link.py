@@ -23,7 +23,9 @@ from shared_rules.link.dashboard import DashboardProtocol
 _FIRMWARE = const("0.2.0")
 _DIAL_FIRST_MS = const(100)  # first wait before dialling again after a failure, doubled up to _DIAL_MAX_MS
 _DIAL_MAX_MS = const(2000)
-_DIAL_TIMEOUT_S = const(3)  # the TCP connect and the upgrade's answer, each
+_DIAL_TIMEOUT_MS = const(3000)  # the TCP connect and the upgrade's answer, each
+_EINPROGRESS = const(115)  # a non-blocking connect under way (MicroPython's MP_EINPROGRESS: the unix port, lwIP)
+_EAGAIN = const(11)  # a non-blocking read with nothing there yet
 _READ_MAX = const(512)  # bytes read per poll: then let the game loop run
 _TABLE_SILENT_MS = const(4000)  # linked, and nothing from the table this long (it beats every second): the path is a
 # black hole (an access point gone without a word, a stalled route): dropped and dialled again, as a pulled cable
@@ -74,7 +76,10 @@ class WifiLink(DashboardProtocol):
         self.host = host
         self.port = port
         self.path = path
-        self.sock = None
+        self.sock = None  # the linked socket
+        self.dialing = None  # the socket of a dial under way (_dial, _dialling), not linked yet
+        self.head = None  # the dial's upgrade answer so far
+        self.dial_until = 0
         self.poller = None
         self.rx = bytearray()  # bytes of a WebSocket frame not whole yet
         self.out = bytearray()  # the protocol's bytes written this loop pass, sent at its end (_flush)
@@ -119,7 +124,7 @@ class WifiLink(DashboardProtocol):
         if st == network.STAT_GOT_IP:
             self.joined = True
             return True
-        if self.sock is not None:
+        if self.sock is not None or self.dialing is not None:
             self._drop()
         if st == network.STAT_WRONG_PASSWORD:
             self.state = WRONG_PASSWORD
@@ -131,36 +136,83 @@ class WifiLink(DashboardProtocol):
 
     # -- the socket ---------------------------------------------------------------------------------------
     def _dial(self, now):
+        """Starts a dial and returns at once: the connect without blocking (EINPROGRESS, on the unix port as from lwIP
+        on a Pico W), then _dialling takes it a step further each loop pass. A table out of reach (a black hole)
+        answers nothing for seconds: the player's presses never wait for it."""
         try:
             ai = socket.getaddrinfo(self.host, self.port, 0, socket.SOCK_STREAM)[0]  # type: ignore[attr-defined]
             s = socket.socket(ai[0], socket.SOCK_STREAM)  # type: ignore[attr-defined]
-            self.sock = s
-            s.settimeout(_DIAL_TIMEOUT_S)
-            s.connect(ai[-1])
-            key = binascii.b2a_base64(os.urandom(16)).strip()
-            s.write(b"GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    b"Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n"
-                    % (self.path.encode(), self.host.encode(), self.port, key))
-            head = b""
-            while not head.endswith(b"\r\n\r\n"):  # the answer's head, a byte at a time: nothing past it is read
-                b = s.read(1)
-                if not b or len(head) > 1024:
-                    raise OSError("the table sent no answer")
-                head += b
-            if head[9:12] != b"101":
-                self.state = REFUSED if head[9:10] == b"4" else DIALLING
-                raise OSError("not upgraded")
+            self.dialing = s
+            s.setblocking(False)
+            try:
+                s.connect(ai[-1])
+            except OSError as e:
+                if e.args[0] != _EINPROGRESS:
+                    raise
         except OSError:
-            self._drop()
-            self.next_dial = ticks_add(now, self.dial_wait)
-            self.dial_wait = min(self.dial_wait * 2, _DIAL_MAX_MS)
-            if self.state != REFUSED:
-                self.state = DIALLING
+            self._dial_failed(now)
             return
-        s.setblocking(False)
         self.poller = select.poll()
-        self.poller.register(s, select.POLLIN)
-        self.rx = bytearray()
+        self.poller.register(s, select.POLLOUT)
+        self.head = None  # the upgrade's request not sent yet; then the answer's head as it comes
+        self.dial_until = ticks_add(now, _DIAL_TIMEOUT_MS)
+
+    def _dialling(self, now):
+        """One step of the dial under way: once connected, the upgrade's request sent; then the answer's head read as
+        it comes (what follows it is the table's first frames). Each within _DIAL_TIMEOUT_MS."""
+        s = self.dialing
+        try:
+            ready = self.poller.poll(0)  # type: ignore[union-attr]
+            ev = ready[0][1] if ready else 0
+            if self.head is None:
+                if ev & (select.POLLERR | select.POLLHUP):
+                    raise OSError("the table's address refused the connection")
+                if ev & select.POLLOUT:
+                    key = binascii.b2a_base64(os.urandom(16)).strip()
+                    self._send_all(s, b"GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\n"
+                                   b"Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13"
+                                   b"\r\n\r\n" % (self.path.encode(), self.host.encode(), self.port, key))
+                    self.head = b""
+                    self.poller.modify(s, select.POLLIN)  # type: ignore[union-attr]
+                    self.dial_until = ticks_add(now, _DIAL_TIMEOUT_MS)
+            elif ev:  # the answer, or the end of the connection (read says which)
+                try:
+                    data = s.read(_READ_MAX)  # type: ignore[union-attr]
+                except OSError as e:
+                    if e.args[0] != _EAGAIN:
+                        raise
+                    data = None
+                if data is not None:
+                    if not data:
+                        raise OSError("the table sent no answer")
+                    self.head += data
+                    end = self.head.find(b"\r\n\r\n")
+                    if end >= 0:
+                        if self.head[9:12] != b"101":
+                            self.state = REFUSED if self.head[9:10] == b"4" else DIALLING
+                            raise OSError("not upgraded")
+                        self._linked(s, self.head[end + 4:], now)
+                        return
+                    if len(self.head) > 1024:
+                        raise OSError("the table's answer has no end")
+            if ticks_diff(now, self.dial_until) >= 0:
+                raise OSError("the table did not answer in time")
+        except OSError:
+            self._dial_failed(now)
+
+    def _dial_failed(self, now):
+        self._drop()
+        self.next_dial = ticks_add(now, self.dial_wait)
+        self.dial_wait = min(self.dial_wait * 2, _DIAL_MAX_MS)
+        if self.state != REFUSED:
+            self.state = DIALLING
+
+    def _linked(self, s, rest, now):
+        """The table upgraded the dial: the link is up; `rest` (what came after the answer's head) its first bytes."""
+        self.dialing = None
+        self.head = None
+        self.sock = s
+        self.rx = bytearray(rest)
         self.dial_wait = _DIAL_FIRST_MS
         self.state = LINKED
         self.reason = None
@@ -169,6 +221,8 @@ class WifiLink(DashboardProtocol):
         self.out = bytearray()
         self.hello(now)  # as after a replug: the tablet learns who this is and what it holds
         self._flush()
+        if self.rx and self.sock is not None:
+            self._frames(now)
 
     def _hear_beacons(self, now):
         """While unlinked: tables say where they are (companion/dashboards_wifi.py); ours moves the address."""
@@ -197,6 +251,7 @@ class WifiLink(DashboardProtocol):
                 addr = socket.sockaddr(addr)[1:]  # type: ignore[attr-defined]
                 addr = ("%d.%d.%d.%d" % tuple(addr[0]), addr[1])
             if (addr[0], port) != (self.host, self.port):
+                self._drop()  # a dial under way to the old address is given up
                 self.host, self.port = addr[0], port
                 self.next_dial = now
                 self.dial_wait = _DIAL_FIRST_MS
@@ -207,12 +262,14 @@ class WifiLink(DashboardProtocol):
             self.beacon = None
 
     def _drop(self):
-        if self.sock is not None:
-            try:
-                self.sock.close()
-            except OSError:
-                pass
+        for s in (self.sock, self.dialing):
+            if s is not None:
+                try:
+                    s.close()
+                except OSError:
+                    pass
         self.sock = None
+        self.dialing = None
         self.poller = None
 
     def _write(self, data):
@@ -241,15 +298,15 @@ class WifiLink(DashboardProtocol):
         body = bytearray(data)
         for i in range(n):
             body[i] ^= mask[i & 3]
-        self._send_all(head + mask + body)
+        self._send_all(self.sock, head + mask + body)
 
-    def _send_all(self, buf):
+    def _send_all(self, s, buf):
         # A non-blocking socket may take part of it: wait for room, briefly (a frame is at most 256 bytes).
         mv = memoryview(buf)
         start = ticks_ms()
         while mv:
             try:
-                k = self.sock.write(mv)  # type: ignore[union-attr]
+                k = s.write(mv)
             except OSError as e:
                 if e.args[0] != 11 or ticks_diff(ticks_ms(), start) > 1000:  # EAGAIN
                     raise
@@ -318,12 +375,14 @@ class WifiLink(DashboardProtocol):
         if self.sock is None:
             if self.table_id is not None:
                 self._hear_beacons(now)
-            if self.host is None:
+            if self.dialing is not None:
+                self._dialling(now)
+            elif self.host is None:
                 self.state = DIALLING  # no table heard of yet
             elif ticks_diff(now, self.next_dial) >= 0:
                 self._dial(now)
-                if self.sock is not None:
-                    self._stop_hearing()
+            if self.sock is not None:
+                self._stop_hearing()
             self.tick(now)
             return 0
         if self.poller.poll(timeout_ms):  # type: ignore[union-attr]

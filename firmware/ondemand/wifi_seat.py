@@ -14,7 +14,7 @@ from firmware.ondemand.link import take_seat
 from firmware.ondemand.wifi_conf import WifiConf, load, path_beside
 
 _IDLE_MS = 250  # how often it looks while USB holds the seat, or nothing is stored
-_LINKED_MS = 10  # the socket read this often while linked (a command's ack waits at most this)
+_LINKED_MS = 10  # the socket read this often while linked or dialling (a command's ack waits at most this)
 _AWAY_MS = 50  # joining, dialling, hearing beacons
 _SIGNAL_MS = 2000  # the signal read again this often (a real radio's changes at every reading: no redraw for each)
 
@@ -106,7 +106,7 @@ class WifiSeat:
             words = link.words()
             changed = words != self.words
             self.words = words
-        return (_LINKED_MS if link.sock is not None else _AWAY_MS), changed
+        return (_LINKED_MS if link.sock is not None or link.dialing is not None else _AWAY_MS), changed
 
     def _make(self, tablet, keeper, report, apply, conf):
         gc.collect()  # its code and buffers in a clean heap

@@ -1,12 +1,12 @@
-"""A whole race at a table with every kind of link: three Wi-Fi dashboards (the firmware's Wi-Fi link on the
-`micropython` unix port, firmware/host/wifi_main.py, through the stand-in radio and a fault-injecting relay,
-tests/wifi/fault_proxy.py), one USB dashboard (the firmware on a pty behind tests/table's relay) and two phones (the
-firmware behind a page's WebSocket, tests/link/ws_page.py), against the tablet's phones server, Transport, LinkBridge
-and Referee (tests/table/table.py's race). Loopback only: the beacon goes to three 127.0.0.1 ports, one per dashboard.
+"""A whole race at a table with every kind of link: three Pico W dashboards (the dashboard app as a Pico W runs it,
+firmware/main.py on the `micropython` unix port, paired once and never plugged in: their link is the Wi-Fi, through
+the stand-in radio and a fault-injecting relay, tests/wifi/fault_proxy.py), one USB dashboard (the firmware on a pty
+behind tests/table's relay) and two phones (the firmware behind a page's WebSocket, tests/link/ws_page.py), against
+the tablet's phones server, Transport, LinkBridge and Referee (tests/table/table.py's race). Loopback only: the beacon
+goes to three 127.0.0.1 ports, one per Pico W.
 
-The Wi-Fi dashboards have no buttons here (wifi_main.py is a car driven by the tablet; the buttons come with the
-link in firmware/app.py): their players' speeds and cards are set on the tablet, as for a car whose player has no
-dashboard, and every command reaches the dashboard over Wi-Fi. The USB and phone players press their dashboards.
+Every player presses their own dashboard's buttons: the Pico W players too, their choices made on the dashboard and
+sent over the Wi-Fi. While the table's Wi-Fi is down a Pico W's player waits for it to press (the others play on).
 
 Faulty, it adds (seeded, at random moments, often right after a press or a decision):
 - per link: a break (Wi-Fi: the relay cuts the connection; phone: the socket breaks; USB: the cable is pulled), a
@@ -18,6 +18,7 @@ Faulty, it adds (seeded, at random moments, often right after a press or a decis
   beacon alone; the phones' players open the new address (a phone has no beacon: its QR code says it).
 """
 
+import json
 import os
 import socket
 import time
@@ -25,11 +26,11 @@ import time
 from companion.dashboards_wifi import Beacon, new_key
 from companion.transport import CONNECTED, AllPorts
 from companion.transport.pyserial_backend import PyserialPorts
-from shared_rules.f1 import cards
-from tests.firmware.dash import restored
+from tests.firmware.dash import VirtualDashboard
 from tests.table.phone_table import PhoneSeat, PhoneTable
-from tests.table.table import MAIN, Seat
+from tests.table.table import Seat, TableError
 from tests.wait import until
+from tests.wifi.harness import STANDIN
 
 TABLE_ID = "race-table"
 WIFI_SEATS, USB_SEAT = (0, 1, 2), 3  # and the phones: 4, 5
@@ -45,59 +46,30 @@ def _free_udp_port():
         return s.getsockname()[1]
 
 
-class _Alive:
-    def __init__(self, proc):
-        self.proc = proc
-
-    def is_alive(self):
-        return self.proc is not None and self.proc.poll() is None
-
-
-class WifiDash:
-    """A Wi-Fi dashboard as tests/table/table.py reads a dashboard: its state is what it told the tablet (its last
-    ack or state), its car() what it keeps on its flash (the save and the journal: what a power cut leaves)."""
-
-    def __init__(self, seat):
-        self.seat = seat
-
-    @property
-    def state(self):
-        snap = self.seat.table.transport.snapshot(self.seat.dev)
-        return None if snap is None else {"car": snap, "mode": MAIN}
-
-    @property
-    def proc(self):
-        return self.seat.wd.proc
-
-    @property
-    def reader(self):
-        return _Alive(self.seat.wd.proc)
-
-    def car(self):
-        return restored(self.seat.wd.store)["car"]
-
-    def blocked_in(self):
-        return "Wi-Fi states %s" % self.seat.wd.states[-4:]
-
-
 class WifiSeat:
-    def __init__(self, table, i):
-        from tests.wifi.harness import WifiDashboard
+    """A Pico W's seat: the dashboard app as a Pico W runs it (firmware/main.py with the host board, on the unix port:
+    its buttons pressed by the players, its screen read), paired once (its network, the table's id and its key stored
+    as pairing stores them, tests/wifi/test_pairing_by_plugging.py) and never plugged in: its only link is the
+    Wi-Fi, through the stand-in radio and the fault relay, to the table its beacon says."""
 
+    def __init__(self, table, i):
         self.table = table
         self.dev = "wifi-%d" % (i + 1)
         self.key = table.keys[i]
         self.listen = table.listen[i]
-        self.wd = WifiDashboard(table.workdir, table.air, table.proxy.port, "/dashboard/%s/link" % self.key,
-                                dev=self.dev)
-        self.wd.conf.update(table=TABLE_ID, beacon_port=self.listen, beacon_bind="127.0.0.1")
-        self.dash = WifiDash(self)
+        home = os.path.join(table.workdir, self.dev)  # its own flash: the save and wifi.json beside it
+        os.makedirs(home, exist_ok=True)
+        with open(os.path.join(home, "wifi.json"), "w") as f:
+            json.dump({"ssid": table.air.conf["ssid"], "password": table.air.conf["password"], "table": TABLE_ID,
+                       "key": self.key}, f)
+        self.dash = VirtualDashboard(home, dev=self.dev, path_extra=(STANDIN,),
+                                     env={"F1_AIR": table.air.path, "F1_BEACON": "127.0.0.1:%d" % self.listen})
 
     def start(self):
-        self.wd.start()
+        self.dash.start()
 
     def kill(self):
-        self.wd.kill()
+        self.dash.kill()
 
     def plug(self):
         pass  # no cable
@@ -127,7 +99,7 @@ class MixedTable(PhoneTable):
         self.moved = None  # (old port, new port) of the tablet's restart
         kw.setdefault("fault_kinds", RACE_KINDS)
         super().__init__(workdir, seed, players=players, **kw)
-        self.counts.update(wifi_drop=0, tablet_moved=0)
+        self.counts.update(wifi_drop=0, tablet_moved=0, wifi_choices=0)  # wifi_choices: made on a Pico W
 
     # ---- the tablet's side ---------------------------------------------------------------------------------
     def _serve(self):
@@ -196,8 +168,10 @@ class MixedTable(PhoneTable):
     def _wifi_in_step(self, seat):
         s = self.seats[seat]
         t = self.transport
-        return (t.status(s.dev) == CONNECTED and not t.pending(s.dev)
-                and t.snapshot(s.dev) == self.ref.race.cars[seat].snapshot())
+        car = self.ref.race.cars[seat].snapshot()
+        st = s.dash.state
+        return (t.status(s.dev) == CONNECTED and not t.pending(s.dev) and t.snapshot(s.dev) == car
+                and st is not None and st.get("car") == car)
 
     def in_step(self):
         """Every dashboard connected, told everything and showing the table's car; the Wi-Fi ones not while the
@@ -234,20 +208,23 @@ class MixedTable(PhoneTable):
             self.kill_tablet_elsewhere()
         super().play_turn()
 
+    def _wifi_back(self, seat):
+        """A Wi-Fi dashboard's player presses once the table's Wi-Fi is back: off the table, a dashboard plays on its
+        own (the race goes on meanwhile at the other seats, and their commands wait for it)."""
+        if seat in WIFI_SEATS and self.drop_until is not None:
+            if not self.pump(lambda: self._weather() or self.drop_until is None, DROP_S + 30):
+                raise TableError("the table's Wi-Fi never came back after its drop")
+
     def dash_speed(self, seat, v, carb):
-        if seat not in WIFI_SEATS:
-            return super().dash_speed(seat, v, carb)
-        self.decide("set_speed", v, cards.CARBURETTOR if carb else None)  # set on the tablet for its player
-        self.counts["carbs"] += carb
-        return None
+        self._wifi_back(seat)
+        super().dash_speed(seat, v, carb)
+        self.counts["wifi_choices"] += seat in WIFI_SEATS
 
     def dash_card(self, seat, code):
-        if seat not in WIFI_SEATS:
-            return super().dash_card(seat, code)
-        before = len(self.ref.entries)
-        self.decide("play_card", code)
-        self.counts["cards"] += 1
-        return next(e for e in reversed(self.ref.entries[before:]) if e.get("t") == "card")
+        self._wifi_back(seat)
+        ev = super().dash_card(seat, code)
+        self.counts["wifi_choices"] += seat in WIFI_SEATS
+        return ev
 
     # ---- faults -----------------------------------------------------------------------------------------------
     def fault(self, kind, s):
@@ -267,7 +244,7 @@ class MixedTable(PhoneTable):
 
     def _cable(self, s):
         if isinstance(s, WifiSeat):
-            return "wifi %s; proxy pipes %s" % (s.wd.states[-4:], [(p.key[:4], p.hole) for p in self.proxy.pipes])
+            return "wifi: screen %s; proxy pipes %s" % (s.dash.rows(), [(p.key[:4], p.hole) for p in self.proxy.pipes])
         if isinstance(s, PhoneSeat):
             return super()._cable(s)
         return "USB relay %s" % s.relay.path

@@ -66,6 +66,9 @@ def test_the_page_boots_the_firmware(server, browser):
     assert buf == framebuffer(page)
     assert "OK:START TURN" in text_rows(buf)
     assert page.dash()["scale"] >= 1 and isinstance(page.dash()["scale"], int)
+    # when the browser rendered it: the bench's first frame "on the screen" (the step that drew it may run on)
+    painted = page.wait(lambda: page.dash()["firstPaintMs"], what="the browser's rendering after the first frame")
+    assert painted >= page.dash()["firstFrameMs"]
     assert page.text("status").startswith("Not linked to the tablet")  # what is true now: no tablet here
     assert all(page.js("return !document.getElementById(arguments[0]).disabled", n) for n in
                ("UP", "DOWN", "OK", "CARD", "BACK"))
@@ -245,6 +248,45 @@ def test_a_resized_page_gets_the_largest_whole_scale_that_fits(server, browser):
     finally:
         browser.driver.set_window_size(size["width"], size["height"])
 
+
+
+# A mark only a script puts on the canvas (a colour the firmware never draws), then an observer of the page's own
+# <main>, made after the page's: the browser calls it after the page's for the same change of size
+_MARK_AND_WATCH = """
+const ctx = document.getElementById("oled").getContext("2d");
+ctx.fillStyle = "rgb(255, 0, 255)";
+ctx.fillRect(0, 0, 1, 1);
+window.resized = 0;
+new ResizeObserver(() => { window.resized++; }).observe(document.querySelector("main"));
+"""
+_MARKED = """
+const d = document.getElementById("oled").getContext("2d").getImageData(0, 0, 1, 1).data;
+return [d[0], d[1], d[2]];
+"""
+
+
+def test_a_page_whose_height_changes_keeps_its_canvas_as_drawn(server, browser):
+    # The same scale (only the height changed, or the observer's own first call at boot): the canvas is not made
+    # again and painted whole (on a slow phone the boot paid that twice), and nothing flickers
+    page = visit(browser, server.new_seat())
+    boot(page)
+    scale = page.dash()["scale"]
+    page.js(_MARK_AND_WATCH)
+    page.wait(lambda: page.js("return window.resized") >= 1, what="the test's observer's first call")
+    assert page.js(_MARKED) == [255, 0, 255]
+    calls = page.js("return window.resized")
+    size = browser.driver.get_window_size()
+    try:
+        browser.driver.set_window_size(size["width"], size["height"] + 120)  # taller: the width, the scale the same
+        page.wait(lambda: page.js("return window.resized") > calls, what="the page's <main> resized")
+        assert page.dash()["scale"] == scale
+        assert page.js(_MARKED) == [255, 0, 255]  # the canvas as it was: not made again
+    finally:
+        browser.driver.set_window_size(size["width"], size["height"])
+    frame = page.dash()["frame"]
+    page.tap("OK")  # and the firmware's next frame is drawn on it whole, the mark gone with the rest
+    page.wait(lambda: page.dash()["frame"] > frame, what="the frame of OK")
+    assert canvas(page)[1] == framebuffer(page)
 
 
 # A finger's tap made by the page's own script (down, then up, each an input event): the frame count read as the

@@ -29,8 +29,9 @@ const pageId = Array.from(crypto.getRandomValues(new Uint8Array(8)), (x) => x.to
 
 // What the page knows, for its status line and for tests (tests/web read it through WebDriver).
 const dash = (window.dash = {
-  frame: 0, scale: 0, lit: LIT, dark: DARK, booted: false, firstFrameMs: null, linked: false, taken: false, gone: false,
-  left: false, stopped: false, links: 0, error: null, awake: "unknown", stored: 0, taps: [], log: "",
+  frame: 0, scale: 0, dpr: 0, lit: LIT, dark: DARK, booted: false, firstFrameMs: null, firstPaintMs: null,
+  linked: false, taken: false, gone: false, left: false, stopped: false, links: 0, error: null, awake: "unknown",
+  stored: 0, taps: [], log: "",
 });
 // A page its player opened asks for the seat (and takes it from whoever holds it) until the tablet answers it; every
 // later dial, made by the page itself (awake again, back in range), links only if this page still holds the seat.
@@ -157,6 +158,10 @@ function setupCanvas() {
   const beside = document.getElementById("top").offsetWidth - canvas.clientWidth;
   const room = Math.min(inner - beside, 640);
   const scale = Math.max(1, Math.floor((room * dpr) / W)); // device pixels per OLED pixel: whole
+  // The same scale at the same pixel ratio (the resize observer's first call, at boot; a height change): the canvas
+  // as it is, not made again (a slow phone's boot paid for a second canvas and a second whole paint)
+  if (ctx && scale === dash.scale && dpr === dash.dpr) return;
+  dash.dpr = dpr;
   canvas.width = W * scale;
   canvas.height = H * scale;
   canvas.style.width = (W * scale) / dpr + "px";
@@ -217,6 +222,8 @@ const dashpage = {
     const now = performance.now();
     if (dash.firstFrameMs === null) {
       dash.firstFrameMs = now; // since the page was asked for (performance's time origin)
+      // and when the browser next renders, the frame on the screen (the firmware's step that drew it may run on)
+      requestAnimationFrame(() => { dash.firstPaintMs = performance.now(); });
       dash.booted = true;
       for (const name of BUTTONS) document.getElementById(name).disabled = dash.stopped;
       status();
@@ -458,8 +465,14 @@ export async function boot(urls) {
     });
     performance.mark("seat:runtime");
     FS = mp.FS;
+    const made = new Set(); // each folder made once: the runtime's mkdirTree throws (an Error, its stack taken) for
+    // every folder on the way that is there already, some 100 of them at boot when called for each file
     for (const [path, data] of Object.entries(bundle.files)) {
-      FS.mkdirTree("/lib/" + path.slice(0, path.lastIndexOf("/")));
+      const folder = "/lib/" + path.slice(0, path.lastIndexOf("/"));
+      if (!made.has(folder)) {
+        FS.mkdirTree(folder);
+        made.add(folder);
+      }
       FS.writeFile("/lib/" + path, unb64(data)); // .mpy as on a Pico (or .py where the tablet has no mpy-cross)
     }
     restore();

@@ -276,6 +276,7 @@ def test_a_page_whose_height_changes_keeps_its_canvas_as_drawn(server, browser):
     assert page.js(_MARKED) == [255, 0, 255]
     calls = page.js("return window.resized")
     size = browser.driver.get_window_size()
+    inner = page.js("return [window.innerWidth, window.innerHeight]")
     try:
         browser.driver.set_window_size(size["width"], size["height"] + 120)  # taller: the width, the scale the same
         page.wait(lambda: page.js("return window.resized") > calls, what="the page's <main> resized")
@@ -283,6 +284,9 @@ def test_a_page_whose_height_changes_keeps_its_canvas_as_drawn(server, browser):
         assert page.js(_MARKED) == [255, 0, 255]  # the canvas as it was: not made again
     finally:
         browser.driver.set_window_size(size["width"], size["height"])
+        # the browser is shared with the next tests: they start in the window they had, not one still resizing
+        page.wait(lambda: page.js("return [window.innerWidth, window.innerHeight]") == inner,
+                  what="the window back to its size")
     frame = page.dash()["frame"]
     page.tap("OK")  # and the firmware's next frame is drawn on it whole, the mark gone with the rest
     page.wait(lambda: page.dash()["frame"] > frame, what="the frame of OK")

@@ -9,7 +9,7 @@ not the checkout), on the emulated Pico: the pairing screen's code path (compani
   it to come back as a serial port (picosim started after the copy: the same official UF2) and installs the
   dashboard.
 
-Skipped, with the reason, where ../shared/picosim is absent. Each costs about a minute of picosim at full speed."""
+Skipped, with the reason, where ../shared/picosim is absent. Each costs 5-20 s of picosim at full speed (load 4)."""
 
 import hashlib
 import json

@@ -3,8 +3,8 @@
 - install.wheel_kb: the wheel pip builds from the sources (tests/install/wheel.py), in KB.
 - install.dashboard_install_s: wall seconds for the INSTALLED app (that wheel in a fresh venv, run from a folder
   that is not the checkout) to set up a Pico from the pairing screen's code path (companion/pico_setup.py: probe,
-  "Install the dashboard", the files built and copied with mpremote) on a blank emulated Pico (picosim, --speed 0),
-  from the set-up's start to "done"; install.dashboard_install_load1 is the 1-minute load average at its end
+  "Install the dashboard", the files built and written in one mpremote session) on a blank emulated Pico (picosim,
+  --speed 0), from the set-up's start to "done"; install.dashboard_install_load1 is the 1-minute load average at its end
   (2 cores shared). Missing picosim: the figure is left out and notes.json says why.
 - tablet.app_first_start_compile_cpu_s / tablet.app_restart_compile_cpu_s: CPU seconds (the process's and its
   children's, mpy-cross) of the seat page's firmware bundle (companion/phones/assets.py firmware_bundle) in a fresh

@@ -91,7 +91,7 @@ TARGETS = (
      lambda v, r: v <= 0.3),
     ("install.wheel_kb", "size of the app's wheel (KB; bench/install_bench.py)", "(reported)", lambda v, r: None),
     ("install.dashboard_install_s", "the installed app sets up a blank emulated Pico from the pairing screen's code "
-     "path: probe, Install the dashboard, every file copied with mpremote, wall (s; load1 at its end: "
+     "path: probe, Install the dashboard, the files written in one mpremote session, wall (s; load1 at its end: "
      "install.dashboard_install_load1; bench/install_bench.py)", "(reported)", lambda v, r: None),
     ("install.dashboard_install_load1", "the 1-minute load average at that install's end (2 cores)", "(reported)",
      lambda v, r: None),

@@ -9,8 +9,9 @@ What happens, per plugged Pico (plain Python: the view is companion/pico_setup_v
     offer       "Install the dashboard" (MicroPython, no dashboard), "Update" (an older version), "Repair" (the
                 files of a dashboard without its version file: an install cut short), "Install MicroPython" (a
                 Pico in BOOTSEL); a dashboard of this version is left alone
-    start(key)  runs it on a thread of its own: the files of the installed app (companion/flashing) copied with
-                mpremote, each step said ("Copying 12 of 31: firmware/app.mpy")
+    start(key)  runs it on a thread of its own: the files of the installed app (companion/flashing) written in one
+                mpremote session (files the board holds unchanged left), each step said ("Copying 12 of 31:
+                firmware/app.mpy")
 
 Every result reaches the app through `schedule` (the app's Kivy Clock: tests pump it themselves), so nothing here
 touches a widget. While a port is being probed or installed the link leaves it alone (pyserial_backend.HELD).
@@ -33,7 +34,6 @@ INSTALL, UPDATE, REPAIR, MICROPYTHON = "install", "update", "repair", "micropyth
 ACTION = {INSTALL: "Install the dashboard", UPDATE: "Update", REPAIR: "Repair", MICROPYTHON: "Install MicroPython"}
 RACE_KEPT = "The race in progress on this dashboard is kept."
 PROBE_S = 60  # one mpremote round trip; a board that does not answer in this long is not a MicroPython Pico
-INSTALL_S = 600
 COMES_BACK_S = 30
 # A board still starting its boot file takes Ctrl-C as an ordinary byte (MicroPython makes it an interrupt once a
 # script runs) and mpremote gives up: asked again, it finds the script running and stops it.
@@ -158,60 +158,49 @@ def restart(port):
         pass  # unplugged meanwhile: it boots when plugged in again
 
 
-def _failed(port, rc, last):
+def _failed(port, last):
     if not os.path.exists(port) or "failed to access" in last or "disconnected" in last.lower():
         return ("The Pico went away during the install (a cable pulled?). Plug it in again: it is offered "
                 "\"Repair\" here. A race saved on it is kept.")
-    return ("The install stopped (mpremote: %s). Unplug the Pico, plug it in again and tap \"Repair\". A race saved "
-            "on it is kept." % (last or "rc %d" % rc))
+    return ("The install stopped (%s). Unplug the Pico, plug it in again and tap \"Repair\". A race saved on it is "
+            "kept." % last)
 
 
 def install(port, step, build_dir=None):
     """The dashboard of the installed app onto the board on `port`, as `formula1 flash` does it (the saved race on
-    /data kept, /dashboard.json removed first and written last); step(done, total, words) says each step.
-    Raises SetupError in words."""
+    /data kept, /dashboard.json removed first and written last, a file the board holds unchanged left as it is);
+    step(done, total, words) says each step. Raises SetupError in words."""
+    from mpremote.transport import TransportError
+
+    from companion.flashing.board_files import BoardError
+    from companion.flashing.mpy_build import mpy_cross
+
     with tempfile.TemporaryDirectory(prefix="formula1-setup-") as tmp:
         out = build_dir or os.path.join(tmp, "build")
         step(0, 1, "Preparing the dashboard's files")
         folders = flash.build(out)
         driver = os.path.join(out, "lib", flash.DRIVER + ".mpy")
         os.makedirs(os.path.dirname(driver))
-        from companion.flashing.mpy_build import mpy_cross
-
         subprocess.run([mpy_cross(), "-O3", "-o", driver, "-s", flash.DRIVER + ".py", flash.PINNED_DRIVER],
                        check=True, capture_output=True)
-        cmd = flash.command(port, False, None, driver, True, folders, out)[1:]  # without mpremote's own path
         total = 2 + sum(len(mpys) for _f, mpys in folders)  # the driver, the modules, the boot file
         step(0, total, "Copying 0 of %d" % total)
+        done = [0]
+
+        def said(kind, path, _local):
+            done[0] = min(done[0] + 1, total)
+            verb = "Copying" if kind == "cp" else "Up to date"
+            step(done[0], total, "%s %d of %d: %s" % (verb, done[0], total, path))
+
         for _attempt in range(RAW_REPL_TRIES):
-            rc, last, copied = _copy(cmd, total, step)
-            if rc == 0 or copied or RAW_REPL_BUSY not in last:
+            try:
+                flash.put_dashboard(port, False, driver, True, folders, out, said)
                 break
-        if rc != 0:
-            raise SetupError(_failed(port, rc, last))
+            except (TransportError, BoardError, OSError) as e:
+                last = str(e) or type(e).__name__
+                if done[0] or RAW_REPL_BUSY not in last or _attempt == RAW_REPL_TRIES - 1:
+                    raise SetupError(_failed(port, last)) from None
         step(total, total, "Installed: the Pico restarts into the dashboard")
-
-
-def _copy(cmd, total, step):
-    """One mpremote session of the install, its copies said as they come: (rc, its last line, files copied)."""
-    # unbuffered: mpremote (Python) writes each copy's line as it is made, not all of them at its end into a pipe
-    proc = subprocess.Popen([flash.mpremote()] + cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            errors="replace", env=dict(os.environ, PYTHONUNBUFFERED="1"))
-    timer = threading.Timer(INSTALL_S, proc.kill)  # a board that stops answering ends the install, in words
-    timer.start()
-    copied, last = 0, ""
-    try:
-        for line in proc.stdout:
-            line = line.strip()
-            last = line or last
-            if line.startswith("cp ") and " :" in line:
-                src, dest = line[3:].rsplit(" :", 1)
-                name = dest + os.path.basename(src) if dest.endswith("/") else dest
-                copied = min(copied + 1, total)
-                step(copied, total, "Copying %d of %d: %s" % (copied, total, name))
-        return proc.wait(), last, copied
-    finally:
-        timer.cancel()
 
 
 class PicoSetup:

@@ -6,16 +6,18 @@ driver `ssd1306` from micropython-lib, which ships inside the app at a pinned co
 PIN.json says which): no internet is needed. `--index` takes another: a folder holding ssd1306.py or ssd1306.mpy, or
 a mip index (a URL, such as micropython-lib's https://micropython.org/pi/v2, or a local folder with package/, file/).
 
-With mpremote, in one session: install the driver; remove the old firmware's modules (never the saved state,
-/data/state.json; a module unchanged since the last flash stays and is not copied again); copy the modules the Pico
-runs (firmware/manifest.py's list, host-only modules left out, from the installed app: companion/flashing/sources.py)
-compiled to .mpy with mpy-cross; write the one-line boot file /main.py (`import firmware.main`), check it, write
-the version file /dashboard.json last (removed first: a flash cut short leaves none), and hard-reset the board so it
-starts. `--resume` joins a board without the soft reset mpremote normally does first
+In one raw-REPL session (mpremote's transport, companion/flashing/board_files.py): remove the old firmware's
+modules (never the saved state, /data/state.json; a file the board already holds byte for byte stays and is not
+written again); write the driver and the modules the Pico runs (firmware/manifest.py's list, host-only modules left
+out, from the installed app: companion/flashing/sources.py) compiled to .mpy with mpy-cross; write the one-line boot
+file /main.py (`import firmware.main`), check it, write the version file /dashboard.json last (removed first: a
+flash cut short leaves none), and hard-reset the board so it starts. With a mip index, `mpremote mip install` brings
+the driver first. `--resume` joins a board without the soft reset mpremote normally does first
 (how the tests drive the `micropython` unix port on a pty).
 """
 
 import argparse
+import hashlib
 import os
 import shutil
 import subprocess
@@ -23,6 +25,7 @@ import sys
 import tempfile
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 from companion.flashing.manifest import pico_modules
 from companion.flashing.mpy_build import compile_module, mpy_cross
@@ -61,8 +64,8 @@ COMMANDS = {
 }
 
 # Runs on the board: delete the .py/.mpy files of a previous flash so none can shadow the new ones, except the
-# .mpy files about to be copied again (mpremote skips a file the board already holds byte for byte: a re-flash
-# copies only what changed).
+# .mpy files about to be written again (a file the board already holds byte for byte is left: a re-flash writes
+# only what changed).
 CLEAN = """
 import os
 _keep = %r
@@ -109,9 +112,15 @@ def build(out):
     if os.path.isdir(out):
         shutil.rmtree(out)
     os.makedirs(out)
+    modules = pico_modules()
+    for target, _src in modules:  # made before the compilers run side by side
+        os.makedirs(os.path.join(out, os.path.dirname(target)), exist_ok=True)
+    # one mpy-cross per module, as many at once as there are cores: 50 of them one by one were most of the wait
+    # before the first file went to the board
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        mpys = list(pool.map(lambda m: compile_module(m[1], m[0], out), modules))
     folders = {}
-    for target, src in pico_modules():
-        mpy = compile_module(src, target, out)
+    for (target, _src), mpy in zip(modules, mpys, strict=True):
         folders.setdefault(os.path.dirname(target), []).append(mpy)
     return sorted(folders.items())
 
@@ -161,34 +170,57 @@ def version_info():
     return {"app": "formula1-companion", "version": __version__}
 
 
-def command(port, resume, mip_index, driver, reset, folders, out):
-    """The mpremote command line. mip_index: install the driver with mip from there (None: not with mip);
-    driver: a compiled driver to copy to /lib instead."""
-    cmd = [mpremote(), "connect", port]
-    if resume:
-        cmd.append("resume")
-    if mip_index:
-        cmd += ["mip", "install", "--index", mip_index, DRIVER, "+"]
-    # A stale lib/ssd1306.py would shadow the .mpy copied in its place.
-    drop = [VERSION_FILE] + (["lib/%s.py" % DRIVER] if driver else [])
-    keep = [folder + "/" + os.path.basename(m) for folder, mpys in folders for m in mpys]
-    cmd += ["exec", CLEAN % (keep, list(PACKAGES), drop, ["lib", DATA] + [f for f, _ in folders]), "+"]
-    if driver:
-        cmd += ["fs", "cp", driver, ":lib/%s.mpy" % DRIVER, "+"]
-    # Folder by folder, file by file: mpremote's `cp -r` misplaces a folder that already exists on the board.
-    for folder, mpys in folders:
-        cmd += ["fs", "cp"] + mpys + [":" + folder + "/", "+"]
+def plan(driver, folders, out):
+    """[(path on the board, local file)] in the order they are written: the driver, the modules folder by folder,
+    the boot file /main.py last (written into `out`)."""
     boot = os.path.join(out, "main.py")
     with open(boot, "wb") as f:
         f.write(BOOT_LINE)
-    cmd += ["fs", "cp", boot, ":main.py"]
-    # One more round trip that checks the boot file's size: mpremote can leave after its last copy before the
-    # board has it whole (seen on the unix port: an empty main.py), and a reset must never catch it half-written.
-    cmd += ["+", "exec", VERIFY % len(BOOT_LINE)]
-    cmd += ["+", "exec", WRITE_VERSION % (VERSION_FILE, version_info())]
-    if reset:
-        cmd += ["+", "reset"]
-    return cmd
+    files = [("lib/%s.mpy" % DRIVER, driver)] if driver else []
+    files += [(folder + "/" + os.path.basename(m), m) for folder, mpys in folders for m in mpys]
+    return files + [("main.py", boot)]
+
+
+def put_dashboard(port, resume, driver, reset, folders, out, said=lambda kind, path, local: None):
+    """The dashboard onto the board at `port` in one session (companion/flashing/board_files.py): the old modules
+    and the version file removed, every file the board does not already hold byte for byte written, the boot file
+    checked, the version file written last, then (reset) a hard reset. driver: a compiled driver for /lib (None:
+    the board has one, from mip). said(kind, board path, local file) after each file: kind "cp" (written) or
+    "same" (unchanged on the board, left). Raises board_files.BoardError, mpremote's TransportError or OSError."""
+    from companion.flashing.board_files import Session
+
+    files = plan(driver, folders, out)
+    keep = [path for path, _local in files if path.startswith(PACKAGES)]
+    # A stale lib/ssd1306.py would shadow the .mpy copied in its place.
+    drop = [VERSION_FILE] + (["lib/%s.py" % DRIVER] if driver else [])
+    with Session(port, soft_reset=not resume) as board:
+        clean = CLEAN % (keep, list(PACKAGES), drop, ["lib", DATA] + [f for f, _ in folders])
+        held = board.hashes([path for path, _local in files], first=clean)
+        todo = []
+        for path, local in files:
+            with open(local, "rb") as f:
+                data = f.read()
+            if held.get(path) == hashlib.sha256(data).hexdigest():
+                said("same", path, local)
+            else:
+                todo.append((path, data))
+        locals_ = dict(files)
+        board.put(todo, lambda path: said("cp", path, locals_[path]))
+        # The boot file's size checked on the board before the version file says the dashboard is whole: a reset
+        # must never catch it half-written.
+        board.run(VERIFY % len(BOOT_LINE))
+        board.run(WRITE_VERSION % (VERSION_FILE, version_info()))
+        if reset:
+            board.reset()
+
+
+def find_port():
+    """mpremote's `auto`: the first serial port with a USB id, a Raspberry Pi one first; None when there is none."""
+    from serial.tools import list_ports
+
+    usb = [p for p in sorted(list_ports.comports()) if p.vid is not None and p.pid is not None]
+    usb.sort(key=lambda p: p.vid != 0x2E8A)
+    return usb[0].device if usb else None
 
 
 def run(cmd):
@@ -256,20 +288,49 @@ def _flash(a, cmd, source, mip_index, out_dir):
             shutil.copyfile(source, driver)
         else:  # -O3, as micropython-lib builds it for its index
             subprocess.run([mpy_cross(), "-O3", "-o", driver, "-s", DRIVER + ".py", source], check=True)
-    rc, out = run(command(a.port, a.resume, mip_index, driver, not a.no_reset, folders, out_dir))
-    if rc == 0:
-        return 0
-    last = out.strip().split("\n")[-1] if out.strip() else "no output"
-    if mip_index and "Package may be partially installed" in out:
-        print(OFFLINE.format(index=mip_index, reason=last, cmd=cmd), file=sys.stderr)
-    elif "no device found" in out or "failed to access" in out or "could not" in out.lower():
-        where = "" if a.port == "auto" else " at " + a.port
-        print("flash: mpremote could not reach the board%s (%s). Plug the Pico in (USB, a data cable), "
-              "or name its port: %s." % (where, last, cmd["port"]), file=sys.stderr)
-    else:
-        print("flash: failed (mpremote rc %d): %s\nThe board may be half flashed: run %s again (the saved "
-              "state, /data/state.json, is kept)." % (rc, last, cmd["again"]), file=sys.stderr)
-    return rc
+    port = find_port() if a.port == "auto" else a.port
+    if port is None:
+        return _unreached(a, cmd, "no device found")
+    if mip_index:
+        mip = [mpremote(), "connect", port] + (["resume"] if a.resume else [])
+        rc, out = run(mip + ["mip", "install", "--index", mip_index, DRIVER])
+        if rc != 0:
+            last = out.strip().split("\n")[-1] if out.strip() else "no output"
+            if "Package may be partially installed" in out:
+                print(OFFLINE.format(index=mip_index, reason=last, cmd=cmd), file=sys.stderr)
+                return rc
+            if "no device found" in out or "failed to access" in out or "could not" in out.lower():
+                return _unreached(a, cmd, last)
+            return _half(cmd, "mpremote rc %d: %s" % (rc, last))
+
+    def said(kind, path, local):
+        print("cp %s :%s" % (local, path) if kind == "cp" else "Up to date: %s" % path, flush=True)
+
+    from mpremote.transport import TransportError
+
+    from companion.flashing.board_files import BoardError
+
+    try:
+        put_dashboard(port, a.resume, driver, not a.no_reset, folders, out_dir, said)
+    except (TransportError, BoardError, OSError) as e:
+        words = str(e) or type(e).__name__
+        if "failed to access" in words or "could not enter raw repl" in words:
+            return _unreached(a, cmd, words)
+        return _half(cmd, words)
+    return 0
+
+
+def _unreached(a, cmd, last):
+    where = "" if a.port == "auto" else " at " + a.port
+    print("flash: mpremote could not reach the board%s (%s). Plug the Pico in (USB, a data cable), "
+          "or name its port: %s." % (where, last, cmd["port"]), file=sys.stderr)
+    return 1
+
+
+def _half(cmd, last):
+    print("flash: failed (%s)\nThe board may be half flashed: run %s again (the saved state, /data/state.json, is "
+          "kept)." % (last, cmd["again"]), file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":

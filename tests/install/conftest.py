@@ -5,6 +5,7 @@ import os
 import pytest
 
 from tests.install.wheel import build_wheel, install
+from tests.pico.conftest import flashed_image, picosim_here  # noqa: F401  the run's one flashed image, shared
 
 
 @pytest.fixture(scope="session")

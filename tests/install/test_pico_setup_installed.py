@@ -9,7 +9,7 @@ not the checkout), on the emulated Pico: the pairing screen's code path (compani
   it to come back as a serial port (picosim started after the copy: the same official UF2) and installs the
   dashboard.
 
-Skipped, with the reason, where ../shared/picosim is absent. Each costs about a minute of picosim at full speed."""
+Skipped, with the reason, where ../shared/picosim is absent. Each costs 5-20 s of picosim at full speed (load 4)."""
 
 import hashlib
 import json
@@ -85,15 +85,13 @@ def test_a_pico_with_micropython_only_is_offered_the_dashboard_and_then_boots_to
 
 
 def test_update_over_an_older_dashboard_says_first_that_its_race_is_kept_and_keeps_it(installed, user, boards,
-                                                                                       tmp_path, tmp_path_factory):
+                                                                                       tmp_path, flashed_image):
     from shared_rules.f1.car import Car
     from tests.pico import play
 
     _wheel, bin_dir = installed
     env, folder = user
-    # the dashboard flashed from the checkout (tests/pico's session image, made once)
-    image = picosim.flashed_image(str(tmp_path_factory.getbasetemp() / "pico-flashed"))
-    board = boards(flash=image)
+    board = boards(flash=flashed_image)  # the dashboard flashed from the checkout (the run's image, made once)
     board.settled()
     car = Car(3)
     car.speed, car.tyre, car.laps_left = 80, 1, 2
@@ -189,13 +187,12 @@ def test_the_driver_is_run_by_the_installed_app_not_the_checkout(installed, user
 
 
 def test_a_dashboard_of_this_version_is_left_alone_and_runs_again_after_it_was_read(installed, user, boards,
-                                                                                    tmp_path_factory):
+                                                                                    flashed_image):
     from tests.wait import until
 
     _wheel, bin_dir = installed
     env, folder = user
-    image = picosim.flashed_image(str(tmp_path_factory.getbasetemp() / "pico-flashed"))
-    board = boards(flash=image)
+    board = boards(flash=flashed_image)
     board.settled()
     drawn = board.frames()[0]
     entries = SetupRun(bin_dir, env, folder, board.tty).finish(INSTALL_WALL_S)

@@ -2,7 +2,7 @@
 ../shared/picosim/drivers) or from a local mip index; only the modules the Pico runs reach the board; with no
 network and no INDEX, `make flash` installs the driver shipped with the app (pinned, no internet needed); an online
 index that cannot be reached stops it before it touches the board, and it says what to do.
-Costs about 20 s wall after the session's flash (a re-flash copies only what changed)."""
+Costs about 20 s wall in all after the session's flash (load 4; a re-flash copies only what changed)."""
 
 import os
 import subprocess

@@ -63,19 +63,25 @@ class Display:
 
 
 def _changed_cells(now, was):
-    """The first changed cell of a page and the end of the change (now and was: views of a page that differs), found
-    by halving: whole prefixes, then suffixes, compared in C. The views are made per frame, a few dozen bytes of
-    garbage: a view kept for every cell of both copies held 7 KB of a Pico's heap for good."""
-    lo, hi = 0, _CELLS - 1  # the first changed cell is in lo..hi
-    while lo < hi:
-        mid = (lo + hi) // 2
-        end = (mid + 1) * 8
-        if now[:end] == was[:end]:
-            lo = mid + 1
-        else:
-            hi = mid
-    first = lo
-    lo, hi = first + 1, _CELLS  # the end: the first cell from which both are the same to the page's end
+    """The first changed cell of a page and the end of the change (now and was: views of a page that differs). The
+    edge cells are tried first (a text from the left edge, or across the page: a message, found at once), then the
+    rest by halving: whole prefixes, then suffixes, compared in C. The views are made per frame, a few dozen bytes
+    of garbage: a view kept for every cell of both copies held 7 KB of a Pico's heap for good."""
+    first = 0
+    if now[:8] == was[:8]:
+        lo, hi = 1, _CELLS - 1  # the first changed cell is in lo..hi
+        while lo < hi:
+            mid = (lo + hi) // 2
+            end = (mid + 1) * 8
+            if now[:end] == was[:end]:
+                lo = mid + 1
+            else:
+                hi = mid
+        first = lo
+    last = _CELLS - 1
+    if now[last * 8 :] != was[last * 8 :]:
+        return first, _CELLS
+    lo, hi = first + 1, last  # the end: the first cell from which both are the same to the page's end
     while lo < hi:
         mid = (lo + hi) // 2
         if now[mid * 8 :] == was[mid * 8 :]:

@@ -27,7 +27,7 @@ Every figure is emulated time (picosim's clock; its CPU model has 1-cycle memory
   pico.command_after_press_ack_on_board_ms_max: the same answers timed on the board (bench/pico_probe.py's ACK),
   from the link's task seeing the bytes to the ack written.
 - pico.heap_free_kb_min: the least heap free right after a collection (every 2 s) while the tablet's own Transport
-  drives 12 turns mid-race (commands, acks, events, state frames). Target >= 150.
+  drives 12 turns mid-race (commands, acks, events, state frames). Target >= 160.
   pico.heap_free_kb_after_boot: the same before the tablet speaks (the power-on done, the link's code not loaded),
   on the same board: bench/pico_probe.py is its boot file, so the probe's code and the save's (which it wraps, loaded
   at power-on here) are in it; a board flashed plainly has a few KB more.

@@ -1,12 +1,11 @@
 # The real dashboard: a Pico (or Pico 2), an SSD1306 on I2C, five buttons to GND, a turn LED, a piezo.
-# Pin numbers come from firmware/pins.py (checked against hardware/pinout.md). The `ssd1306` driver is
-# micropython-lib's, installed on the board with `mpremote mip install ssd1306` (see tools/flash.py).
+# Pin numbers come from firmware/pins.py (checked against hardware/pinout.md).
 import asyncio
 import os
 import time
 
+import framebuf
 import machine
-import ssd1306  # type: ignore[import-not-found]  # installed on the board by mip, not in the repo
 from micropython import const
 
 from firmware import board as b
@@ -18,10 +17,15 @@ _FALL = const(4)  # machine.Pin.IRQ_FALLING on the RP2040: pressed (pulled up, a
 _RISE = const(8)  # machine.Pin.IRQ_RISING: released
 
 
-class _Panel(ssd1306.SSD1306_I2C):
-    def show(self):
-        """Nothing: the app sends what changed (Board.send). The driver's set-up calls this once for a blank frame,
-        23 ms of I2C at power-on that the app's first frame covers anyway."""
+# The panel's set-up, in one I2C write (control byte 0x00: commands follow), as micropython-lib's ssd1306 driver
+# sends it for a 128x64 panel on its own charge pump: display off, horizontal addressing, start line 0, column 127
+# on SEG0, 64 rows, COM scan from the bottom, no offset, COM pins 0x12, clock 0x80, precharge 0xF1, VCOM 0x30,
+# contrast 0xFF, output from RAM, not inverted, internal IREF, charge pump on, display on. That driver is not
+# loaded: the app only needs its set-up (it sends the framebuffer's changes itself, Board.send), and the module
+# held 3 KB of a Pico's heap and 39 interned names, which tipped a linked dashboard's qstr pool into its next
+# block (3.9 KB).
+_PANEL_SETUP = const(b"\x00\xae\x20\x00\x40\xa1\xa8\x3f\xc8\xd3\x00\xda\x12\xd5\x80\xd9\xf1\xdb\x30\x81\xff\xa4\xa6"
+                     b"\xad\x30\x8d\x14\xaf")
 
 
 class Board:
@@ -55,9 +59,9 @@ class Board:
         i2c = machine.I2C(pins.I2C_ID, sda=machine.Pin(pins.I2C_SDA), scl=machine.Pin(pins.I2C_SCL),
                           freq=pins.I2C_FREQ)
         self.i2c = i2c
-        self.oled = _Panel(pins.OLED_WIDTH, pins.OLED_HEIGHT, i2c, addr=pins.OLED_ADDR)
-        self.buf = self.oled.buffer
-        self.fb = self.oled  # SSD1306_I2C is a FrameBuffer over self.buf
+        i2c.writeto(pins.OLED_ADDR, _PANEL_SETUP)  # no blank frame: the app's first frame covers the panel
+        self.buf = bytearray(b.WIDTH * b.PAGES)
+        self.fb = framebuf.FrameBuffer(self.buf, b.WIDTH, b.HEIGHT, framebuf.MONO_VLSB)
         mv = memoryview(self.buf)
         self.pages = [mv[p * b.WIDTH : (p + 1) * b.WIDTH] for p in range(b.PAGES)]
         # One I2C write of commands (control byte 0x00: all that follow are commands): the column window (0x21)
@@ -100,7 +104,7 @@ class Board:
         """Put `n` rectangles of the framebuffer on the panel: rects[k] = [first page, last page, first cell, end
         cell] (a cell is 8 columns, a grid character). Two I2C writes each, the whole rectangle in one of them."""
         i2c = self.i2c
-        addr = self.oled.addr
+        addr = pins.OLED_ADDR
         window = self._window
         pages = self.pages
         for k in range(n):
@@ -116,9 +120,6 @@ class Board:
                 # ever sent grew the heap through the race (a cache of them held KBs of a linked Pico's heap)
                 data[1 + p - p0] = pages[p][a * 8 : e * 8]
             i2c.writevto(addr, data)
-
-    def contrast(self, level):
-        self.oled.contrast(level)
 
     def led(self, on):
         self._led.value(1 if on else 0)

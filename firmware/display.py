@@ -3,8 +3,8 @@
 # (`board.narrow`: the Pico's I2C), which 8-column cells of them, and sends them as few rectangles as pay: at
 # 400 kHz each byte costs 22.5 us (a whole frame 23 ms, one page 2.9 ms) and each rectangle about two cells'
 # worth more (its window command and the start of its data write). A press on the speed dial changes a digit
-# and a few words: some 300 bytes in one write instead of six full pages. Everything is compared in C through
-# views made once, and the panel's copy is updated in place: no garbage per frame.
+# and a few words: some 300 bytes in one write instead of six full pages. Everything is compared in C, and the
+# panel's copy is updated in place.
 from micropython import const
 
 from firmware import board as b
@@ -17,13 +17,8 @@ class Display:
     def __init__(self, board):
         self.board = board
         self.fb = board.fb
-        self.shown = []  # what the panel shows, page by page
-        for _ in range(b.PAGES):
-            self.shown.append(bytearray(b.WIDTH))
-        self.cells = None  # the framebuffer's and the panel copy's cells, [page][cell] (narrow boards only)
-        if board.narrow:
-            self.cells = [[pg[c * 8 : c * 8 + 8] for c in range(_CELLS)] for pg in board.pages]
-            self.shown_cells = [[memoryview(s)[c * 8 : c * 8 + 8] for c in range(_CELLS)] for s in self.shown]
+        self.shown = [memoryview(bytearray(b.WIDTH)) for _ in range(b.PAGES)]  # what the panel shows, page by page
+        self.narrow = board.narrow
         self.rects = [[0, 0, 0, 0] for _ in range(b.PAGES)]  # [first page, last page, first cell, end cell]
         self.force = 0xFF  # the panel's content is unknown at power-on
 
@@ -35,7 +30,6 @@ class Display:
         """Push what changed since the last flush; returns the bitmask of the pages it touched (0: nothing)."""
         pages = self.board.pages
         shown = self.shown
-        cells = self.cells
         rects = self.rects
         force = self.force
         self.force = 0
@@ -45,12 +39,8 @@ class Display:
             if not force & (1 << p) and pages[p] == shown[p]:
                 continue
             a, e = 0, _CELLS
-            if cells is not None and not force & (1 << p):
-                now, was = cells[p], self.shown_cells[p]
-                while now[a] == was[a]:
-                    a += 1
-                while now[e - 1] == was[e - 1]:
-                    e -= 1
+            if self.narrow and not force & (1 << p):
+                a, e = _changed_cells(pages[p], shown[p])
             shown[p][:] = pages[p]
             mask |= 1 << p
             if n:  # grow the last rectangle down to this page if that sends less than a rectangle of its own
@@ -70,3 +60,32 @@ class Display:
         if n:
             self.board.send(rects, n)
         return mask
+
+
+def _changed_cells(now, was):
+    """The first changed cell of a page and the end of the change (now and was: views of a page that differs). The
+    edge cells are tried first (a text from the left edge, or across the page: a message, found at once), then the
+    rest by halving: whole prefixes, then suffixes, compared in C. The views are made per frame, a few dozen bytes
+    of garbage: a view kept for every cell of both copies held 7 KB of a Pico's heap for good."""
+    first = 0
+    if now[:8] == was[:8]:
+        lo, hi = 1, _CELLS - 1  # the first changed cell is in lo..hi
+        while lo < hi:
+            mid = (lo + hi) // 2
+            end = (mid + 1) * 8
+            if now[:end] == was[:end]:
+                lo = mid + 1
+            else:
+                hi = mid
+        first = lo
+    last = _CELLS - 1
+    if now[last * 8 :] != was[last * 8 :]:
+        return first, _CELLS
+    lo, hi = first + 1, last  # the end: the first cell from which both are the same to the page's end
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if now[mid * 8 :] == was[mid * 8 :]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return first, lo

@@ -1,21 +1,31 @@
 """What a Pico W leaves the dashboard, and what the Wi-Fi link costs of it (docs/wifi.md says how to read these).
 
-1. On picosim, with the official MicroPython v1.27.0 UF2s (never committed: the plain Pico's ships with picosim; the
-   Pico W's is looked for at $PICOW_UF2, default /tmp/picow/RPI_PICO_W-20251209-v1.27.0.uf2): gc.mem_free() after
-   gc.collect() at the first REPL command, and on the Pico W also after `import network` and after constructing
-   network.WLAN(STA_IF) (picosim has no radio chip: that step may hang or fail, and the bench says which).
-   Without the Pico W's UF2 that part is skipped with the reason, in bench/notes.json.
+1. On picosim, with official MicroPython UF2s (never committed: the plain Pico's v1.27.0 ships with picosim; the
+   Pico W's is looked for at $PICOW_UF2, else /tmp/picow/RPI_PICO_W-20251209-v1.27.0.uf2, else the v1.26.1 one
+   beside it, the newest found): gc.mem_free() after gc.collect() at the first REPL command, and on the Pico W also
+   after `import network` and after constructing network.WLAN(STA_IF) (picosim has no radio chip: that step may
+   hang or fail, and the bench says which). Without a Pico W UF2 that part is skipped with the reason, in
+   bench/notes.json.
      picow.boot_heap_free_kb, picow.heap_free_with_network_kb, pico.boot_heap_free_kb (the plain Pico, to compare)
+   Then the dashboard flashed onto the Pico W's firmware and linked over USB, played as bench/pico_bench.py's
+   linked_heap plays it (the Wi-Fi seat loaded, as on any Pico W), and what importing the Wi-Fi link's module
+   keeps on that firmware:
+     picow.heap_free_kb_min_usb, picow.heap_free_kb_after_boot, picow.wifi_link_module_kb, and
+     picow.heap_free_kb_min = the first less the module less the link object as the unix port keeps it (below):
+     the dashboard linked over Wi-Fi at its smallest, as near as a board without a radio can say (pessimistic:
+     a 64-bit object, and the USB link still counted).
 2. On the unix port (64-bit: objects about twice a Pico's): the heap each link keeps once imported and made,
    after gc.collect(): the USB link (firmware/ondemand/link.py), the Wi-Fi link (firmware/ondemand/wifi_link.py,
    our own WebSocket client) and micropython-lib's aiohttp with its WebSocket module (at $MPLIB_AIOHTTP, a
    directory holding the `aiohttp` package, default /tmp/picow/mplib/python-ecosys/aiohttp; skipped if absent).
-     wifi.heap_kb_serial_link_unix, wifi.heap_kb_wifi_link_unix, wifi.heap_kb_aiohttp_unix
+     wifi.heap_kb_serial_link_unix, wifi.heap_kb_wifi_link_unix, wifi.heap_kb_aiohttp_unix, and
+     wifi.heap_kb_wifi_link_object_unix: the Wi-Fi link's object alone (its module imported before)
 """
 
 import os
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -24,7 +34,10 @@ sys.path.insert(0, ROOT)
 from bench import results  # noqa: E402
 from tests import mpy  # noqa: E402
 
-PICOW_UF2 = os.environ.get("PICOW_UF2") or "/tmp/picow/RPI_PICO_W-20251209-v1.27.0.uf2"
+# The official Pico W builds, newest first: v1.27.0 (the plain Pico's release here) was not found in any stored
+# public repository; v1.26.1 was (docs/wifi.md says where)
+_PICOW_UF2S = ("/tmp/picow/RPI_PICO_W-20251209-v1.27.0.uf2", "/tmp/picow/RPI_PICO_W-20250911-v1.26.1.uf2")
+PICOW_UF2 = os.environ.get("PICOW_UF2") or next((p for p in _PICOW_UF2S if os.path.exists(p)), _PICOW_UF2S[0])
 AIOHTTP = os.environ.get("MPLIB_AIOHTTP") or "/tmp/picow/mplib/python-ecosys/aiohttp"
 STANDIN = os.path.join(ROOT, "tests", "wifi", "standin")
 
@@ -38,6 +51,8 @@ _MAKE = {
                  "keep = WifiLink(lambda: {}, lambda n, a: None, 'ssid', 'pw', '127.0.0.1', 9, '/k/link', 'd')\n",
     "aiohttp": "import aiohttp\nfrom aiohttp import aiohttp_ws\nkeep = aiohttp.ClientSession()\n",
 }
+_MAKE["wifi_link_object"] = _MAKE["wifi_link"]
+_MODULE_FIRST = {"wifi_link_object": "from firmware.ondemand.wifi_link import WifiLink\n"}
 
 
 def kept_heap_unix(which):
@@ -49,6 +64,8 @@ def kept_heap_unix(which):
         extra = (AIOHTTP,)
     # What the dashboard has loaded already either way (the app runs on asyncio), so only the link is counted
     loaded = "import gc, json, os, select, socket, binascii, micropython, asyncio, random\n"
+    if which in _MODULE_FIRST:  # the object alone: its module imported before the first reading
+        loaded += _MODULE_FIRST[which]
     script = loaded + _FREE + _MAKE[which] + _FREE
     env = dict(os.environ, MICROPYPATH=mpy.micropypath(*extra), F1_AIR="/nonexistent")
     out = subprocess.run([mpy.micropython_path(), "-X", "heapsize=512K", "-c", script], env=env, cwd=ROOT,
@@ -84,9 +101,37 @@ def boot_heap(uf2, steps):
     return found
 
 
+_IMPORTS = ("import gc\ngc.collect()\nprint('FREE', gc.mem_free())\nimport firmware.ondemand.link\n"
+            "import firmware.ondemand.wifi_seat\ngc.collect()\nprint('FREE', gc.mem_free())\n"
+            "import firmware.ondemand.wifi_link\ngc.collect()\nprint('FREE', gc.mem_free())\n")
+
+
+def linked_on_picow(uf2):
+    """The dashboard flashed (tools/flash.py) onto picosim running the Pico W's `uf2`: linked over USB and played as
+    bench/pico_bench.py's linked_heap plays it, and what the Wi-Fi link's module keeps of that firmware's heap (read
+    at the REPL: the USB link and the Wi-Fi seat imported first, as the dashboard has them)."""
+    from bench import pico_bench
+    from tests.pico import picosim, play
+
+    picosim.UF2 = uf2  # every board started below runs it (its filesystem is where that firmware puts it)
+    try:
+        with tempfile.TemporaryDirectory() as work:
+            image = picosim.flashed_image(os.path.join(work, "image"))
+            with pico_bench.start(image, work, "imports") as board:
+                board.settled()
+                free = [int(line.split()[1]) for line in play.mpremote(board, "exec", _IMPORTS).splitlines()
+                        if line.startswith("FREE")]
+            linked = pico_bench.linked_heap(pico_bench.probe_image(image, work), work)
+    finally:
+        picosim.UF2 = None
+    return {"picow.heap_free_kb_min_usb": linked["pico.heap_free_kb_min"],
+            "picow.heap_free_kb_after_boot": linked["pico.heap_free_kb_after_boot"],
+            "picow.wifi_link_module_kb": round((free[1] - free[2]) / 1024, 1)}
+
+
 def main():
     figures = {}
-    for which in ("serial_link", "wifi_link", "aiohttp"):
+    for which in ("serial_link", "wifi_link", "wifi_link_object", "aiohttp"):
         kept = kept_heap_unix(which)
         if kept is not None:
             figures["wifi.heap_kb_%s_unix" % which] = round(kept / 1024, 1)
@@ -118,6 +163,11 @@ def main():
                 figures["picow.heap_free_wlan_active_kb"] = round(wlan / 1024, 1)
             else:
                 results.note("picow", "network.WLAN(STA_IF).active(True) on picosim (no radio chip): %s" % t3)
+            figures.update(linked_on_picow(PICOW_UF2))
+            if "wifi.heap_kb_wifi_link_object_unix" in figures:
+                figures["picow.heap_free_kb_min"] = round(figures["picow.heap_free_kb_min_usb"]
+                                                          - figures["picow.wifi_link_module_kb"]
+                                                          - figures["wifi.heap_kb_wifi_link_object_unix"], 1)
     if figures:
         results.record(figures)
     for k, v in sorted(figures.items()):

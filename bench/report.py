@@ -151,6 +151,11 @@ TARGETS = (
      "cuts, stalls, black holes, a 20 s Wi-Fi drop, the tablet moved to another port) than in the clean one", "= 0",
      lambda v, r: v == 0),
     ("wifi.doubled", "the same, applied more times", "= 0", lambda v, r: v == 0),
+    ("picow.heap_free_kb_min", "emulated Pico W (the official RPI_PICO_W v1.26.1 UF2 on picosim, no radio): least "
+     "heap free after a collection, the dashboard linked over USB mid-race (picow.heap_free_kb_min_usb), less what "
+     "the Wi-Fi link's module keeps on that firmware (picow.wifi_link_module_kb) and less its link object as the "
+     "64-bit unix port keeps it (wifi.heap_kb_wifi_link_object_unix, about twice a Pico's) (KB)", "≥ 40",
+     lambda v, r: v >= 40),
     ("wifi.race_relink_s_max", "in that race: the network back to each Wi-Fi dashboard in step again, slowest (s)",
      "(reported)", lambda v, r: None),
 )

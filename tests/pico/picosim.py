@@ -88,6 +88,11 @@ def _kv(reply):
 _EMULATOR_LINE = re.compile(r"^(\[picosim\]|\d\d:\d\d:\d\d\.\d+ \[)")
 
 
+# The firmware every Pico started here runs: None for picosim's own (the official plain Pico UF2). Only
+# bench/picow_heap_bench.py sets another (a Pico W's), for the whole of its run.
+UF2 = None
+
+
 class Pico:
     """One emulated dashboard Pico: picosim wired as firmware/pins.py (buttons UP..BACK, the SSD1306 at 0x3C on
     I2C0, SDA/SCL GP4/GP5), on a pty and a control socket of its own. flash: a 2 MiB image (saveflash) to start
@@ -121,6 +126,8 @@ class Pico:
                "--tty", self.tty, "--ctl", self.ctl, "--speed", str(self.speed)]
         if self.flash:
             cmd += ["--flash", self.flash]
+        if UF2:
+            cmd += ["--uf2", UF2]
         cmd += list(self.extra_args)
         # A flash holding the dashboard powers on into its boot file; a blank one into the REPL
         self._booting = 0 if self.flash and os.path.exists(self.flash) else None

@@ -33,11 +33,9 @@ sys.path.insert(0, ROOT)
 
 from bench import results  # noqa: E402
 from tests import mpy  # noqa: E402
+from tests.pico.picosim import PICOW_UF2S, picow_uf2  # noqa: E402
 
-# The official Pico W builds, newest first: v1.27.0 (the plain Pico's release here) was not found in any stored
-# public repository; v1.26.1 was (docs/wifi.md says where)
-_PICOW_UF2S = ("/tmp/picow/RPI_PICO_W-20251209-v1.27.0.uf2", "/tmp/picow/RPI_PICO_W-20250911-v1.26.1.uf2")
-PICOW_UF2 = os.environ.get("PICOW_UF2") or next((p for p in _PICOW_UF2S if os.path.exists(p)), _PICOW_UF2S[0])
+PICOW_UF2 = picow_uf2() or PICOW_UF2S[0]
 AIOHTTP = os.environ.get("MPLIB_AIOHTTP") or "/tmp/picow/mplib/python-ecosys/aiohttp"
 STANDIN = os.path.join(ROOT, "tests", "wifi", "standin")
 

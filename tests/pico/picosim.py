@@ -88,9 +88,21 @@ def _kv(reply):
 _EMULATOR_LINE = re.compile(r"^(\[picosim\]|\d\d:\d\d:\d\d\.\d+ \[)")
 
 
-# The firmware every Pico started here runs: None for picosim's own (the official plain Pico UF2). Only
-# bench/picow_heap_bench.py sets another (a Pico W's), for the whole of its run.
+# The firmware every Pico started here runs: None for picosim's own (the official plain Pico UF2). The Pico W's
+# bench and tests set a Pico W's (picow_uf2) while they run.
 UF2 = None
+
+# The official Pico W builds, newest first, never committed (docs/wifi.md says where they come from): v1.27.0, the
+# plain Pico's release here, was found in no stored public repository; v1.26.1 was
+PICOW_UF2S = ("/tmp/picow/RPI_PICO_W-20251209-v1.27.0.uf2", "/tmp/picow/RPI_PICO_W-20250911-v1.26.1.uf2")
+
+
+def picow_uf2():
+    """The Pico W's UF2 to run: $PICOW_UF2, else the newest of PICOW_UF2S here, else None."""
+    named = os.environ.get("PICOW_UF2")
+    if named:
+        return named if os.path.exists(named) else None
+    return next((p for p in PICOW_UF2S if os.path.exists(p)), None)
 
 
 class Pico:

@@ -1857,13 +1857,76 @@ def drive(scenario, out, shots=None):
     app = CompanionApp()
     driver = Driver(app, scenario, out, shots)
     Clock.schedule_interval(driver.tick, 0.02)
-    app.run()
+    try:
+        app.run()
+    finally:
+        let_go(app)
     if "ok" not in driver.seen and "error" not in driver.seen:
         driver.seen["error"] = "the app stopped early"
         driver.save()
 
 
+def let_go(app):
+    """What a stopped app leaves in the process, undone, so that the next app starts as in a process of its own:
+    its handlers on the window, whatever is still scheduled on Kivy's Clock, its screens, and the kv rules Kivy
+    loads again for the next app (companion.kv, by the App's name)."""
+    from kivy.core.window import Window
+    from kivy.lang import Builder
+
+    Window.unbind(size=app._resize, on_keyboard=app._key, on_request_close=app._close_asked,
+                  on_flip=app._drawn)
+    Window.unbind(on_keyboard=app._on_keyboard_settings)
+    guard = getattr(app, "tap_guard", None)
+    if guard is not None:
+        Window.unbind(on_touch_down=guard.on_touch_down, on_touch_up=guard.on_touch_up)
+    for event in Clock.get_events():
+        event.cancel()
+    for child in Window.children[:]:
+        Window.remove_widget(child)
+    Window.canvas.clear()
+    Builder.unload_file(os.path.join(os.path.dirname(os.path.abspath(sys.modules[CompanionApp.__module__].__file__)),
+                                     "companion.kv"))
+
+
+def scenario_named(name):
+    """SCENARIOS' `name`, or `module:name` for a scenario written in another module (tests.f5_devices...)."""
+    if ":" not in name:
+        return SCENARIOS[name]
+    import importlib
+
+    module, _, attr = name.partition(":")
+    found = importlib.import_module(module)
+    return getattr(found, "SCENARIOS", {}).get(attr) or getattr(found, attr)
+
+
+def serve():
+    """Scenarios one after another in this one process (tests/companion/app_host.py asks for them): one JSON line
+    on stdin per run ({"scenario", "out", "shots", "env"}), a line "done" on stdout once its OUT.json is written.
+    Each run has an app of its own, made after the last one let go (let_go), the app's F1_ settings those of
+    `env` alone (its data folder, seed, ...), the window at F1_WINDOW. Kivy, SDL and the app's modules are loaded once: that is the time saved."""
+    from kivy.core.window import Window
+
+    for line in sys.stdin:
+        ask = json.loads(line)
+        for key in [k for k in os.environ if k.startswith("F1_")]:
+            del os.environ[key]
+        os.environ.update(ask["env"])
+        width, height = (int(x) for x in os.environ.get("F1_WINDOW", "1280x800").split("x"))
+        if tuple(Window.size) != (width, height):
+            Window.size = (width, height)
+        try:
+            drive(scenario_named(ask["scenario"]), ask["out"], ask.get("shots"))
+        except Exception:
+            with open(ask["out"], "w") as f:
+                json.dump({"error": traceback.format_exc()}, f)
+        sys.stdout.write("done\n")
+        sys.stdout.flush()
+
+
 def main(argv):
+    if argv == ["--serve"]:
+        serve()
+        return
     drive(SCENARIOS[argv[0]], argv[1], argv[2] if len(argv) > 2 else None)
 
 

@@ -2,7 +2,9 @@
 a turn with a corner roll, a pit stop, an undo, laps to the finish, results and history; and a kill in the
 middle of a race, a restart, and the same game on the tablet and on every dashboard.
 
-Each run is its own process (Kivy has one window per process), driven by tests/companion/appdriver.py.
+Each run has an app of its own, driven by tests/companion/appdriver.py: `run` plays it in the app process this
+pytest process shares between its tests (a new app in it each time), `start` in a process of its own (the tests
+that kill it).
 Screenshots go to the test's own tmp_path (shots/), for a person to look at after a run (pytest keeps the last
 three runs' folders) and checked to be written by this run."""
 
@@ -16,6 +18,7 @@ import time
 import pytest
 
 from companion import theme
+from tests.companion.app_host import app_host
 from tests.wait import poll
 
 pytestmark = [pytest.mark.window]
@@ -48,16 +51,20 @@ def start(scenario, out, data, seed=None):
 
 
 def run(scenario, tmp_path, data, seed=None, timeout=90):
+    """`scenario` played to its end in this pytest process's shared app process (tests/companion/app_host.py),
+    with an app of its own, as `start` would run it in a process of its own."""
     out = tmp_path / (scenario + ".json")
-    proc = start(scenario, out, data, seed)
-    try:
-        _, err = proc.communicate(timeout=timeout)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert out.exists(), err.decode(errors="replace")[-3000:]
+    env = dict(os.environ, F1_COMPANION_DATA=str(data))
+    if seed is not None:
+        env["F1_COMPANION_SEED"] = str(seed)
+    else:
+        env.pop("F1_COMPANION_SEED", None)
+    err = app_host().run(scenario, out, shots_of(out), env, timeout=timeout)
+    assert out.exists(), "scenario %r wrote nothing; its log:\n%s" % (scenario, err[-3000:])
     seen = json.loads(out.read_text())
-    assert "error" not in seen, seen["error"]
+    if "error" in seen:
+        app_host().close()  # the next test starts a fresh app process: nothing this failure left
+    assert "error" not in seen, "scenario %r: %s" % (scenario, seen["error"])
     return seen
 
 

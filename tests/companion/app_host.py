@@ -15,6 +15,10 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# Each app leaves some memory behind in the process (Mesa's, SDL's: about 5 MB a race scenario, 60 MB one that
+# resizes the window through three sizes): past this the process is ended after its scenario and a fresh one
+# takes the next.
+MAX_RSS_MB = 1200
 PREFIX = "F1_"  # the app's settings from the environment (data folder, seed, phones' address, window size...)
 
 
@@ -28,7 +32,7 @@ class AppHost:
         env = dict(os.environ, PYTHONPATH=ROOT)
         for key in [k for k in env if k.startswith(PREFIX)]:
             del env[key]  # each run brings its own
-        self.proc = subprocess.Popen([sys.executable, "-m", "tests.companion.appdriver", "--serve"], cwd=ROOT, env=env,
+        self.proc = subprocess.Popen([sys.executable, "-m", "tests.companion.app_serve"], cwd=ROOT, env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log)
 
     def close(self):
@@ -70,7 +74,16 @@ class AppHost:
             why = "took longer than %d s" % timeout if self.proc.poll() is None else "ended its process"
             self.close()
             raise AssertionError("scenario %r %s; its log:\n%s" % (scenario, why, said[-3000:]))
+        if self._rss_mb() > MAX_RSS_MB:
+            self.close()  # the next scenario in a fresh process (what each app leaves in the GL driver adds up)
         return said
+
+    def _rss_mb(self):
+        try:
+            with open("/proc/%d/status" % self.proc.pid) as f:
+                return next(int(ln.split()[1]) // 1024 for ln in f if ln.startswith("VmRSS:"))
+        except (OSError, StopIteration, ValueError):
+            return 0
 
 
 _HOST = []
@@ -82,3 +95,17 @@ def app_host():
         _HOST.append(AppHost())
         atexit.register(_HOST[0].close)
     return _HOST[0]
+
+
+def played(scenario, out, shots, env, timeout=90):
+    """`scenario` run to its end in this pytest process's app process; what it saw (its OUT.json). A failure names
+    the scenario, and the next test gets a fresh process."""
+    host = app_host()
+    said = host.run(scenario, out, shots, env, timeout=timeout)
+    assert os.path.exists(out), "scenario %r wrote nothing; its log:\n%s" % (scenario, said[-3000:])
+    with open(out) as f:
+        seen = json.load(f)
+    if "error" in seen:
+        host.close()  # nothing this failure left reaches the next test
+    assert "error" not in seen, "scenario %r: %s" % (scenario, seen["error"])
+    return seen

@@ -7,7 +7,8 @@ time passes for the app at once (its clock is stepped, companion/clock.py: the d
 dice, the race screen's handover, a message's time on the screen), then a few frames are drawn. Nothing outside
 the app is stepped: what a dashboard's process, a phone's page or a socket does is waited for by a predicate,
 with a deadline (WAIT_S, real time). What the scenario saw is written to OUT.json for the test to check. One app
-per process: Kivy has one window.
+at a time (Kivy has one window): a process of its own, or one after another in a shared process (serve(), each
+app made after the last one let go of the window).
 """
 
 import json
@@ -1854,22 +1855,24 @@ SCENARIOS = {"taps_in_place": taps_in_place, "continue_after_pairing": continue_
 
 def drive(scenario, out, shots=None):
     """Run the real app in this process with `scenario` driving it; what it saw goes to `out` (JSON)."""
+    kivys = set(Clock.get_events())  # Kivy's own, scheduled before any app (its caches' purge): they stay
     app = CompanionApp()
     driver = Driver(app, scenario, out, shots)
     Clock.schedule_interval(driver.tick, 0.02)
     try:
         app.run()
     finally:
-        let_go(app)
+        let_go(app, kivys)
     if "ok" not in driver.seen and "error" not in driver.seen:
         driver.seen["error"] = "the app stopped early"
         driver.save()
 
 
-def let_go(app):
+def let_go(app, kivys):
     """What a stopped app leaves in the process, undone, so that the next app starts as in a process of its own:
-    its handlers on the window, whatever is still scheduled on Kivy's Clock, its screens, and the kv rules Kivy
-    loads again for the next app (companion.kv, by the App's name)."""
+    its handlers on the window, what it and its driver scheduled on Kivy's Clock (all but `kivys`, Kivy's own:
+    without the purge of Kivy's caches, each app's textures stayed, about 60 MB a run of f5_sizes), its screens,
+    and the kv rules Kivy loads again for the next app (companion.kv, by the App's name)."""
     from kivy.core.window import Window
     from kivy.lang import Builder
 
@@ -1880,10 +1883,18 @@ def let_go(app):
     if guard is not None:
         Window.unbind(on_touch_down=guard.on_touch_down, on_touch_up=guard.on_touch_up)
     for event in Clock.get_events():
-        event.cancel()
+        if event not in kivys:
+            event.cancel()
     for child in Window.children[:]:
         Window.remove_widget(child)
     Window.canvas.clear()
+    from kivy.cache import Cache
+
+    for category in list(Cache._categories):
+        Cache.remove(category)  # the textures and images the app drew with (Kivy drops them on a timeout)
+    import gc
+
+    gc.collect()
     Builder.unload_file(os.path.join(os.path.dirname(os.path.abspath(sys.modules[CompanionApp.__module__].__file__)),
                                      "companion.kv"))
 
@@ -1900,7 +1911,8 @@ def scenario_named(name):
 
 
 def serve():
-    """Scenarios one after another in this one process (tests/companion/app_host.py asks for them): one JSON line
+    """Scenarios one after another in this one process (tests/companion/app_host.py asks for them, through
+    tests/companion/app_serve.py): one JSON line
     on stdin per run ({"scenario", "out", "shots", "env"}), a line "done" on stdout once its OUT.json is written.
     Each run has an app of its own, made after the last one let go (let_go), the app's F1_ settings those of
     `env` alone (its data folder, seed, ...), the window at F1_WINDOW. Kivy, SDL and the app's modules are loaded once: that is the time saved."""
@@ -1924,9 +1936,6 @@ def serve():
 
 
 def main(argv):
-    if argv == ["--serve"]:
-        serve()
-        return
     drive(SCENARIOS[argv[0]], argv[1], argv[2] if len(argv) > 2 else None)
 
 

@@ -18,7 +18,7 @@ import time
 import pytest
 
 from companion import theme
-from tests.companion.app_host import app_host
+from tests.companion.app_host import played
 from tests.wait import poll
 
 pytestmark = [pytest.mark.window]
@@ -59,13 +59,7 @@ def run(scenario, tmp_path, data, seed=None, timeout=90):
         env["F1_COMPANION_SEED"] = str(seed)
     else:
         env.pop("F1_COMPANION_SEED", None)
-    err = app_host().run(scenario, out, shots_of(out), env, timeout=timeout)
-    assert out.exists(), "scenario %r wrote nothing; its log:\n%s" % (scenario, err[-3000:])
-    seen = json.loads(out.read_text())
-    if "error" in seen:
-        app_host().close()  # the next test starts a fresh app process: nothing this failure left
-    assert "error" not in seen, "scenario %r: %s" % (scenario, seen["error"])
-    return seen
+    return played(scenario, out, shots_of(out), env, timeout=timeout)
 
 
 def test_a_screenshot_left_by_an_earlier_run_does_not_count(tmp_path):

@@ -60,7 +60,7 @@ class AppHost:
             self.proc.stdin.write((json.dumps(ask) + "\n").encode())
             self.proc.stdin.flush()
             end = time.monotonic() + timeout
-            line = b""
+            line = None  # None: no answer in time; b"": the process ended (its stdout closed)
             while time.monotonic() < end:
                 ready, _, _ = select.select([self.proc.stdout], [], [], min(1.0, max(0.0, end - time.monotonic())))
                 if ready:
@@ -70,8 +70,8 @@ class AppHost:
             line = b""
         self.log.seek(start)
         said = self.log.read().decode(errors="replace")
-        if line.strip() != b"done":
-            why = "took longer than %d s" % timeout if self.proc.poll() is None else "ended its process"
+        if line is None or line.strip() != b"done":
+            why = "took longer than %d s" % timeout if line is None else "ended its process"
             self.close()
             raise AssertionError("scenario %r %s; its log:\n%s" % (scenario, why, said[-3000:]))
         if self._rss_mb() > MAX_RSS_MB:

@@ -1849,7 +1849,38 @@ def first_screens(d):
     look("games", [])
 
 
-SCENARIOS = {"taps_in_place": taps_in_place, "continue_after_pairing": continue_after_pairing, "f5_finished_row": f5_finished_row, "screens_fit": screens_fit, "words_whole": words_whole, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "f5_left_then_killed": f5_left_then_killed, "first_sight": first_sight, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+def fresh_look(d):
+    """What a new app finds in its process: the tests of the shared app process (test_app_host.py) compare it
+    between a first app and one made after others."""
+    from kivy.core.window import Window
+
+    from companion import storage
+
+    app = d.app
+    yield lambda: app.bridge is not None and app.sm.current == "games"
+    yield 0.3
+    d.note("look", {"pid": os.getpid(), "screen": app.sm.current, "window": list(Window.size),
+                    "window_children": len(Window.children), "size_observers": len(Window.get_property_observers("size")),
+                    "clock_events": repeating(),
+                    "data": os.environ.get("F1_COMPANION_DATA"),
+                    "saved": len(os.listdir(storage.games_dir())) if os.path.isdir(storage.games_dir()) else 0,
+                    "settings": sorted(k for k in os.environ if k.startswith("F1_"))})
+
+
+def repeating():
+    """The names of what repeats on Kivy's Clock (a left app's tick would be there twice); not Kivy's animations,
+    which repeat only while one runs."""
+    names = (getattr(e.get_callback(), "__qualname__", "?") for e in Clock.get_events() if e.loop)
+    return sorted(n for n in names if n != "Animation._update")
+
+
+def fails_on_purpose(d):
+    """A scenario that fails half-way (test_app_host.py: the failure is named, the next test gets a new process)."""
+    yield lambda: d.app.bridge is not None
+    raise RuntimeError("planted failure")
+
+
+SCENARIOS = {"fresh_look": fresh_look, "fails_on_purpose": fails_on_purpose, "taps_in_place": taps_in_place, "continue_after_pairing": continue_after_pairing, "f5_finished_row": f5_finished_row, "screens_fit": screens_fit, "words_whole": words_whole, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "f5_left_then_killed": f5_left_then_killed, "first_sight": first_sight, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes, "play_words": play_words, "f5_words": f5_words, "first_screens": first_screens}
 
 

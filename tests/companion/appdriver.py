@@ -1901,9 +1901,12 @@ def drive(scenario, out, shots=None):
 
 def let_go(app, kivys):
     """What a stopped app leaves in the process, undone, so that the next app starts as in a process of its own:
-    its handlers on the window, what it and its driver scheduled on Kivy's Clock (all but `kivys`, Kivy's own:
-    without the purge of Kivy's caches, each app's textures stayed, about 60 MB a run of f5_sizes), its screens,
-    and the kv rules Kivy loads again for the next app (companion.kv, by the App's name)."""
+    its handlers on the window, what it and its driver scheduled on Kivy's Clock (all but `kivys`, Kivy's own,
+    such as its caches' purge), its screens, Kivy's caches, and the kv rules Kivy loads again for the next app
+    (companion.kv, by the App's name)."""
+    import gc
+
+    from kivy.cache import Cache
     from kivy.core.window import Window
     from kivy.lang import Builder
 
@@ -1919,12 +1922,8 @@ def let_go(app, kivys):
     for child in Window.children[:]:
         Window.remove_widget(child)
     Window.canvas.clear()
-    from kivy.cache import Cache
-
     for category in list(Cache._categories):
         Cache.remove(category)  # the textures and images the app drew with (Kivy drops them on a timeout)
-    import gc
-
     gc.collect()
     Builder.unload_file(os.path.join(os.path.dirname(os.path.abspath(sys.modules[CompanionApp.__module__].__file__)),
                                      "companion.kv"))
@@ -1943,10 +1942,10 @@ def scenario_named(name):
 
 def serve():
     """Scenarios one after another in this one process (tests/companion/app_host.py asks for them, through
-    tests/companion/app_serve.py): one JSON line
-    on stdin per run ({"scenario", "out", "shots", "env"}), a line "done" on stdout once its OUT.json is written.
-    Each run has an app of its own, made after the last one let go (let_go), the app's F1_ settings those of
-    `env` alone (its data folder, seed, ...), the window at F1_WINDOW. Kivy, SDL and the app's modules are loaded once: that is the time saved."""
+    tests/companion/app_serve.py): one JSON line on stdin per run ({"scenario", "out", "shots", "env"}), a line
+    "done" on stdout once its OUT.json is written. Each run has an app of its own, made after the last one let go
+    (let_go), the app's F1_ settings those of `env` alone (its data folder, seed, ...), the window at F1_WINDOW.
+    Kivy, SDL and the app's modules are loaded once: that is the time saved."""
     from kivy.core.window import Window
 
     for line in sys.stdin:

@@ -1,6 +1,6 @@
 """The tiers see what they sort: a test module that starts a real browser (tests/web/engines.py's open_engine, or
 tests/phones/browser.py's Browser) carries the `browser` marker, and one that runs the app in its window through
-tests/companion/test_app_window.py's run carries `window`, so `make check`'s fast tier never waits on either."""
+tests/companion/test_app_window.py's run (or tests/companion/app_host.py's played) carries `window`, so `make check`'s fast tier never waits on either."""
 
 import ast
 import os
@@ -8,7 +8,7 @@ import os
 TESTS = os.path.dirname(os.path.abspath(__file__))
 # marker: {module: the name that starts it}
 LAUNCHERS = {"browser": {"tests.web.engines": "open_engine", "tests.phones.browser": "Browser"},
-             "window": {"tests.companion.test_app_window": "run"}}
+             "window": {"tests.companion.test_app_window": "run", "tests.companion.app_host": "played"}}
 
 
 def starts(tree, marker):
@@ -71,5 +71,6 @@ def test_a_window_run_without_the_marker_is_caught():
         "unmarked.py": "from tests.companion.test_app_window import run\n",
         "marked.py": "import pytest\nfrom tests.companion.test_app_window import run\n\npytestmark = [pytest.mark.window]\n",
         "no_window.py": "from tests.companion.test_app_window import stale_screenshots\n",
+        "shared.py": "from tests.companion.app_host import played\n",
     }
-    assert unmarked(planted, "window") == ["unmarked.py"]
+    assert unmarked(planted, "window") == ["shared.py", "unmarked.py"]

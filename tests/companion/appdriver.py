@@ -7,7 +7,8 @@ time passes for the app at once (its clock is stepped, companion/clock.py: the d
 dice, the race screen's handover, a message's time on the screen), then a few frames are drawn. Nothing outside
 the app is stepped: what a dashboard's process, a phone's page or a socket does is waited for by a predicate,
 with a deadline (WAIT_S, real time). What the scenario saw is written to OUT.json for the test to check. One app
-per process: Kivy has one window.
+at a time (Kivy has one window): a process of its own, or one after another in a shared process (serve(), each
+app made after the last one let go of the window).
 """
 
 import json
@@ -1848,19 +1849,120 @@ def first_screens(d):
     look("games", [])
 
 
-SCENARIOS = {"taps_in_place": taps_in_place, "continue_after_pairing": continue_after_pairing, "f5_finished_row": f5_finished_row, "screens_fit": screens_fit, "words_whole": words_whole, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "f5_left_then_killed": f5_left_then_killed, "first_sight": first_sight, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
+def fresh_look(d):
+    """What a new app finds in its process: the tests of the shared app process (test_app_host.py) compare it
+    between a first app and one made after others."""
+    from kivy.core.window import Window
+
+    from companion import storage
+
+    app = d.app
+    yield lambda: app.bridge is not None and app.sm.current == "games"
+    yield 0.3
+    d.note("look", {"pid": os.getpid(), "screen": app.sm.current, "window": list(Window.size),
+                    "window_children": len(Window.children), "size_observers": len(Window.get_property_observers("size")),
+                    "clock_events": repeating(),
+                    "data": os.environ.get("F1_COMPANION_DATA"),
+                    "saved": len(os.listdir(storage.games_dir())) if os.path.isdir(storage.games_dir()) else 0,
+                    "settings": sorted(k for k in os.environ if k.startswith("F1_"))})
+
+
+def repeating():
+    """The names of what repeats on Kivy's Clock (a left app's tick would be there twice); not Kivy's animations,
+    which repeat only while one runs."""
+    names = (getattr(e.get_callback(), "__qualname__", "?") for e in Clock.get_events() if e.loop)
+    return sorted(n for n in names if n != "Animation._update")
+
+
+def fails_on_purpose(d):
+    """A scenario that fails half-way (test_app_host.py: the failure is named, the next test gets a new process)."""
+    yield lambda: d.app.bridge is not None
+    raise RuntimeError("planted failure")
+
+
+SCENARIOS = {"fresh_look": fresh_look, "fails_on_purpose": fails_on_purpose, "taps_in_place": taps_in_place, "continue_after_pairing": continue_after_pairing, "f5_finished_row": f5_finished_row, "screens_fit": screens_fit, "words_whole": words_whole, "setup_names": setup_names, "race_then_wait": race_then_wait, "who_plays": who_plays, "f5_played": f5_played, "f5_continued": f5_continued, "f5_left_then_killed": f5_left_then_killed, "first_sight": first_sight, "stale_words": stale_words, "pairing_sizes": pairing_sizes, "dice_land_first": dice_land_first, "same_speed": same_speed, "covered_hand": covered_hand, "odds_spin": odds_spin, "undo_over": undo_over, "sizes": sizes, "people": people, "damaged": damaged, "superb": superb, "showcase": showcase, "tour": tour, "play_then_idle": play_then_idle, "resume": resume, "cold_start": cold_start,
              "f5_sizes": f5_sizes, "play_words": play_words, "f5_words": f5_words, "first_screens": first_screens}
 
 
 def drive(scenario, out, shots=None):
     """Run the real app in this process with `scenario` driving it; what it saw goes to `out` (JSON)."""
+    kivys = set(Clock.get_events())  # Kivy's own, scheduled before any app (its caches' purge): they stay
     app = CompanionApp()
     driver = Driver(app, scenario, out, shots)
     Clock.schedule_interval(driver.tick, 0.02)
-    app.run()
+    try:
+        app.run()
+    finally:
+        let_go(app, kivys)
     if "ok" not in driver.seen and "error" not in driver.seen:
         driver.seen["error"] = "the app stopped early"
         driver.save()
+
+
+def let_go(app, kivys):
+    """What a stopped app leaves in the process, undone, so that the next app starts as in a process of its own:
+    its handlers on the window, what it and its driver scheduled on Kivy's Clock (all but `kivys`, Kivy's own,
+    such as its caches' purge), its screens, Kivy's caches, and the kv rules Kivy loads again for the next app
+    (companion.kv, by the App's name)."""
+    import gc
+
+    from kivy.cache import Cache
+    from kivy.core.window import Window
+    from kivy.lang import Builder
+
+    Window.unbind(size=app._resize, on_keyboard=app._key, on_request_close=app._close_asked,
+                  on_flip=app._drawn)
+    Window.unbind(on_keyboard=app._on_keyboard_settings)
+    guard = getattr(app, "tap_guard", None)
+    if guard is not None:
+        Window.unbind(on_touch_down=guard.on_touch_down, on_touch_up=guard.on_touch_up)
+    for event in Clock.get_events():
+        if event not in kivys:
+            event.cancel()
+    for child in Window.children[:]:
+        Window.remove_widget(child)
+    Window.canvas.clear()
+    for category in list(Cache._categories):
+        Cache.remove(category)  # the textures and images the app drew with (Kivy drops them on a timeout)
+    gc.collect()
+    Builder.unload_file(os.path.join(os.path.dirname(os.path.abspath(sys.modules[CompanionApp.__module__].__file__)),
+                                     "companion.kv"))
+
+
+def scenario_named(name):
+    """SCENARIOS' `name`, or `module:name` for a scenario written in another module (tests.f5_devices...)."""
+    if ":" not in name:
+        return SCENARIOS[name]
+    import importlib
+
+    module, _, attr = name.partition(":")
+    found = importlib.import_module(module)
+    return getattr(found, "SCENARIOS", {}).get(attr) or getattr(found, attr)
+
+
+def serve():
+    """Scenarios one after another in this one process (tests/companion/app_host.py asks for them, through
+    tests/companion/app_serve.py): one JSON line on stdin per run ({"scenario", "out", "shots", "env"}), a line
+    "done" on stdout once its OUT.json is written. Each run has an app of its own, made after the last one let go
+    (let_go), the app's F1_ settings those of `env` alone (its data folder, seed, ...), the window at F1_WINDOW.
+    Kivy, SDL and the app's modules are loaded once: that is the time saved."""
+    from kivy.core.window import Window
+
+    for line in sys.stdin:
+        ask = json.loads(line)
+        for key in [k for k in os.environ if k.startswith("F1_")]:
+            del os.environ[key]
+        os.environ.update(ask["env"])
+        width, height = (int(x) for x in os.environ.get("F1_WINDOW", "1280x800").split("x"))
+        if tuple(Window.size) != (width, height):
+            Window.size = (width, height)
+        try:
+            drive(scenario_named(ask["scenario"]), ask["out"], ask.get("shots"))
+        except Exception:
+            with open(ask["out"], "w") as f:
+                json.dump({"error": traceback.format_exc()}, f)
+        sys.stdout.write("done\n")
+        sys.stdout.flush()
 
 
 def main(argv):

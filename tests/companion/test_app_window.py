@@ -2,7 +2,9 @@
 a turn with a corner roll, a pit stop, an undo, laps to the finish, results and history; and a kill in the
 middle of a race, a restart, and the same game on the tablet and on every dashboard.
 
-Each run is its own process (Kivy has one window per process), driven by tests/companion/appdriver.py.
+Each run has an app of its own, driven by tests/companion/appdriver.py: `run` plays it in the app process this
+pytest process shares between its tests (a new app in it each time), `start` in a process of its own (the tests
+that kill it).
 Screenshots go to the test's own tmp_path (shots/), for a person to look at after a run (pytest keeps the last
 three runs' folders) and checked to be written by this run."""
 
@@ -16,6 +18,7 @@ import time
 import pytest
 
 from companion import theme
+from tests.companion.app_host import played
 from tests.wait import poll
 
 pytestmark = [pytest.mark.window]
@@ -48,17 +51,15 @@ def start(scenario, out, data, seed=None):
 
 
 def run(scenario, tmp_path, data, seed=None, timeout=90):
+    """`scenario` played to its end in this pytest process's shared app process (tests/companion/app_host.py),
+    with an app of its own, as `start` would run it in a process of its own."""
     out = tmp_path / (scenario + ".json")
-    proc = start(scenario, out, data, seed)
-    try:
-        _, err = proc.communicate(timeout=timeout)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert out.exists(), err.decode(errors="replace")[-3000:]
-    seen = json.loads(out.read_text())
-    assert "error" not in seen, seen["error"]
-    return seen
+    env = dict(os.environ, F1_COMPANION_DATA=str(data))
+    if seed is not None:
+        env["F1_COMPANION_SEED"] = str(seed)
+    else:
+        env.pop("F1_COMPANION_SEED", None)
+    return played(scenario, out, shots_of(out), env, timeout=timeout)
 
 
 def test_a_screenshot_left_by_an_earlier_run_does_not_count(tmp_path):
@@ -299,12 +300,9 @@ def test_every_other_formula1_screen_fits_at_three_sizes(tmp_path):
 
 def test_the_race_screen_left_alone_reads_nothing_again_and_its_finish_keys_are_made_once(tmp_path):
     out = tmp_path / "race_screen_work.json"
-    env = dict(os.environ, F1_COMPANION_DATA=str(tmp_path / "data"), PYTHONPATH=ROOT)
-    proc = subprocess.run([sys.executable, "-m", "tests.companion.race_screen_work", str(out)], cwd=ROOT, env=env,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=180)
-    assert out.exists(), proc.stderr.decode(errors="replace")[-3000:]
-    seen = json.loads(out.read_text())
-    assert "error" not in seen, seen["error"]
+    env = dict(os.environ, F1_COMPANION_DATA=str(tmp_path / "data"))
+    env.pop("F1_COMPANION_SEED", None)
+    seen = played("tests.companion.race_screen_work:finishes", out, None, env, timeout=180)
     # A second with nothing new: the app's Clock polled the links some 30 times; the cars' rows are read again only
     # for what came (a poll with news reads them for the panels and for the face shown: twice), not on every poll
     news = seen["quiet_news"] + seen["quiet_decisions"]

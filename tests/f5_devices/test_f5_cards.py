@@ -6,30 +6,24 @@ tablet; and every Formula 5 screen from 800x480 to 1920x1200 for five and two pl
 tmp dir."""
 
 import pytest
-import json
 import os
-import subprocess
-import sys
 
 from shared_rules.f5.cards import PIT_SIDE
+from tests.companion.app_host import played
 
 pytestmark = [pytest.mark.window]
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SEED = 3
 
 
 def run(scenario, tmp_path, timeout=150):
+    """f5_cards_window's `scenario` in the app process this pytest process shares (tests/companion/app_host.py),
+    with an app of its own."""
     out = tmp_path / (scenario + ".json")
     shots = tmp_path / "shots"
     shots.mkdir()
-    env = dict(os.environ, F1_COMPANION_DATA=str(tmp_path / "data"), PYTHONPATH=ROOT, F1_COMPANION_SEED=str(SEED))
-    proc = subprocess.run([sys.executable, "-m", "tests.f5_devices.f5_cards_window", scenario, str(out), str(shots)],
-                          cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=timeout)
-    assert out.exists(), proc.stderr.decode(errors="replace")[-3000:]
-    seen = json.loads(out.read_text())
-    assert "error" not in seen, seen["error"]
-    return seen
+    env = dict(os.environ, F1_COMPANION_DATA=str(tmp_path / "data"), F1_COMPANION_SEED=str(SEED))
+    return played("tests.f5_devices.f5_cards_window:" + scenario, out, str(shots), env, timeout=timeout)
 
 
 def check_columns(columns):

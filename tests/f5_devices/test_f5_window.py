@@ -2,34 +2,21 @@
 a solo game of bots played by the tablet, left and resumed from its log, the rows sliding to the positions."""
 
 import pytest
-import json
 import os
-import subprocess
-import sys
 
 from shared_rules.f5 import bot
 from shared_rules.f5.game import Game
+from tests.companion.app_host import played
 
 pytestmark = [pytest.mark.window]
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SEED = 55
 
 
 def test_solo_game_on_the_tablet(tmp_path):
     out = tmp_path / "f5.json"
-    env = dict(os.environ, F1_COMPANION_DATA=str(tmp_path / "data"), PYTHONPATH=ROOT, F1_COMPANION_SEED=str(SEED))
-    proc = subprocess.run(
-        [sys.executable, "-m", "tests.f5_devices.f5_window", str(out), str(tmp_path / "shots")],  # its own folder
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        timeout=90,
-    )
-    assert out.exists(), proc.stderr.decode(errors="replace")[-3000:]
-    seen = json.loads(out.read_text())
-    assert "error" not in seen, seen["error"]
+    env = dict(os.environ, F1_COMPANION_DATA=str(tmp_path / "data"), F1_COMPANION_SEED=str(SEED))
+    seen = played("tests.f5_devices.f5_window:solo_with_bots", out, str(tmp_path / "shots"), env)  # its own folder
     assert seen["roles"][0].endswith("Bot") and seen["roles"][4].endswith("No player (plays the deck)")
     assert seen["resume_enabled"] and seen["resumed_at"] == seen["left_at"]
     alone = Game(SEED, [0, 1, 2, 3])

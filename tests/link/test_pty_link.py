@@ -5,6 +5,7 @@ import time
 
 import pytest
 
+from companion import __version__
 from companion.transport import CONNECTED, LOST, SILENT
 from tests.link.harness import Dashboard, FakeUsb, Notes, Relay, restored, transport, wait_for
 from tests.portable import link_script
@@ -43,7 +44,7 @@ def _check_exactly_once(dash, t, notes, cmds):
 def test_hello_then_commands_over_a_clean_line(rig):
     dash, relay, usb, t, notes = rig
     hello = wait_for(lambda: notes.of("hello"), 10)
-    assert hello[0][1] == "dash-1" and hello[0][2]["p"] == 1 and hello[0][2]["fw"] == "0.1.0"
+    assert hello[0][1] == "dash-1" and hello[0][2]["p"] == 1 and hello[0][2]["fw"] == __version__
     assert hello[0][2]["s"]["laps_left"] == 5
     cmds = link_script.commands(8)
     for cid, name, args in cmds:

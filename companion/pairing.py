@@ -8,7 +8,6 @@ starts and stops the virtual dashboards the seats are given.
 """
 
 import os
-import time
 
 from kivy.factory import Factory
 from kivy.lang import Builder
@@ -18,6 +17,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion import link_words, pico_setup_view, storage, theme, wifi_form
 from companion import virtual as virtual_mod
+from companion.clock import app_clock
 from companion.phones.seats import PHONE, TABLET  # the server and QR codes are imported when there are phones
 from companion.transport import LOST
 
@@ -58,7 +58,7 @@ class Pairing:
         self.chosen_dev = None  # the Pico tapped in the list, waiting for the car it goes to
         self.found_sig = None  # what the screen was last filled from (it is redrawn when that changes)
         self.link_lines = {}  # seat -> its card's line saying its link in words (kept up to date at each refresh)
-        self.links_said = 0.0  # time.monotonic() when they were last said
+        self.links_said = 0.0  # the app's clock when they were last said
 
     # The app's parts this works with (the link, the dashboards' ports, the phones' server), as the app has them.
     @property
@@ -158,7 +158,7 @@ class Pairing:
         return link_words.of(transport, getattr(self.app, "links", None), dev, virtual_mod.is_virtual(dev))
 
     def _say_links(self, ref):
-        now = time.monotonic()
+        now = app_clock().now()  # the app's one clock: a test steps it
         if now - self.links_said < LINK_WORDS_EVERY_S:
             return  # the words change once a second at most (companion/link_words.py); the tick is 30 a second
         self.links_said = now

@@ -8,7 +8,6 @@ built the same way.
 """
 
 import os
-import time
 
 from kivy.clock import Clock
 from kivy.factory import Factory
@@ -25,6 +24,7 @@ from shared_rules.errors import RuleError
 from companion import link_words, storage, theme
 from companion import virtual as virtual_mod
 from companion.eventlog import LogError
+from companion.clock import app_clock
 from companion.f1 import turn
 from companion.f1 import view as f1_view
 from companion.f1.referee import Referee
@@ -253,7 +253,7 @@ class F1Controller:
     def _say_links(self):
         """Each car's link in words beside it (companion/link_words.py), when it is not plainly linked: why a car is
         not answering. Asked of the transport LINK_WORDS_EVERY_S at most (the words change once a second at most)."""
-        now = time.monotonic()
+        now = app_clock().now()  # the app's one clock: a test steps it
         if now - self.links_said < LINK_WORDS_EVERY_S:
             return
         self.links_said = now

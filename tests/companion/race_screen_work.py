@@ -20,13 +20,15 @@ from tests.companion.appdriver import (
     tap,
 )
 
-QUIET_S = 1.0  # some 30 polls of the links by the app's Clock (companion/app.py POLL_S)
+QUIET_S = 1.0  # some 30 polls of the links by the app's Clock (companion/app.py POLL_S): real time, as each poll
+# is a frame's (a stepped clock fires an interval once per frame, however far it jumps)
 
 
 def finishes(d):
     app = d.app
     yield from setup_and_pair(d, players=2)
-    yield real_time(0.5)  # the race screen's first frames, and what the dashboards said on linking, handled
+    yield lambda: dashboards_agree(app)  # what the dashboards said on linking, handled
+    yield 0.1  # and the race screen's frames drawn since (the app's clock stepped)
     view = app.f1.view
     rows = view.rows
     calls = []

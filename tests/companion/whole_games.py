@@ -24,7 +24,6 @@ from tests.companion.appdriver import (
     finisher_shows,
     press_virtual,
     race_ids,
-    real_time,
     speed_button,
     tap,
     until_killed,
@@ -141,9 +140,7 @@ def speed_on_dashboard(d, dev, ups):
     yield lambda: (not app.transport.pending(dev) and virtual.state is not None
                    and virtual.state.get("car") == app.f1.ref.race.cars[seat].snapshot())
     yield from press_virtual(app, dev, "OK")
-    yield real_time(0.3)  # the dashboard's own process opens its dial
     yield from press_virtual(app, dev, *["UP"] * ups)
-    yield real_time(0.3)
     yield from press_virtual(app, dev, "OK")
 
 

@@ -29,9 +29,9 @@ run: $(STAMP)
 
 # Everything (CI runs it). The tests that take longest start first (tests/conftest.py orders them), and each
 # worker is handed one test at a time (--maxschedchunk 1), so that no worker gets a run of long ones at once.
-# Three workers on two cores: about a third of a run with two was spent waiting on other processes (the emulated
-# Pico, browsers, dashboards, sockets) with a core idle.
-WORKERS := 3
+# Four workers on two cores: much of a test's time is spent waiting on other processes (the emulated Pico,
+# browsers, dashboards, sockets) with a core idle (two workers kept 1.24 cores busy, three 1.45).
+WORKERS := 4
 test: $(STAMP) $(STUBS)
 	$(BIN)/ruff check .
 	$(BIN)/pyright

@@ -10,7 +10,9 @@ The cache ($F1_COMPANION_CACHE, else the system's per-user cache folder) holds w
 page's compiled firmware); the logs folder, Kivy's log files.
 """
 
+import contextlib
 import os
+import tempfile
 import time
 
 import platformdirs
@@ -83,13 +85,18 @@ def dashboards_dir(game_path):
 def write_private(path, text):
     """`text` to `path` whole or not at all (a temp file, then a rename), readable by this user only: for secrets
     (phone seats' tokens, Wi-Fi dashboards' keys)."""
-    tmp = path + ".tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    # A temp file of its own (mkstemp: 0600) for each write: two threads saving one file never share one
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def latest_game():

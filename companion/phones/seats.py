@@ -9,6 +9,7 @@ import base64
 import json
 import os
 import secrets
+import threading
 
 from companion import storage
 
@@ -24,6 +25,9 @@ def new_token():
 class PhoneSeats:
     def __init__(self, folder):
         self.path = os.path.join(folder, FILE)
+        # The phones' server (its thread) binds phones to seats while the app's screens move seats: one change and
+        # its save at a time, so the file always ends as the seats are
+        self.lock = threading.RLock()
         self.port = None
         self.seats = {}  # seat -> {"token": str, "place": PHONE | TABLET[, "dev": the phone's dashboard id]}
         try:
@@ -35,21 +39,23 @@ class PhoneSeats:
             pass  # none yet (a new game), or unreadable: new tokens, the phones scan again
 
     def token(self, seat):
-        entry = self.seats.get(seat)
-        if entry is None:
-            entry = self.seats[seat] = {"token": new_token(), "place": PHONE}
-            self.save()
-        return entry["token"]
+        with self.lock:
+            entry = self.seats.get(seat)
+            if entry is None:
+                entry = self.seats[seat] = {"token": new_token(), "place": PHONE}
+                self.save()
+            return entry["token"]
 
     def place(self, seat):
         entry = self.seats.get(seat)
         return entry["place"] if entry else PHONE
 
     def set_place(self, seat, place):
-        self.token(seat)
-        if self.seats[seat]["place"] != place:
-            self.seats[seat]["place"] = place
-            self.save()
+        with self.lock:
+            self.token(seat)
+            if self.seats[seat]["place"] != place:
+                self.seats[seat]["place"] = place
+                self.save()
 
     def seat_of(self, token):
         """The seat whose token this is (None for any other)."""
@@ -62,17 +68,20 @@ class PhoneSeats:
         return entry.get("dev") if entry else None
 
     def set_dev(self, seat, dev):
-        self.token(seat)
-        if self.seats[seat].get("dev") != dev:
-            self.seats[seat]["dev"] = dev
-            self.save()
+        with self.lock:
+            self.token(seat)
+            if self.seats[seat].get("dev") != dev:
+                self.seats[seat]["dev"] = dev
+                self.save()
 
     def set_port(self, port):
-        if port != self.port:
-            self.port = port
-            self.save()
+        with self.lock:
+            if port != self.port:
+                self.port = port
+                self.save()
 
     def save(self):
         """Atomically (temp file, then rename), readable by this user only: the tokens are the seats' keys."""
-        data = {"port": self.port, "seats": {str(k): v for k, v in sorted(self.seats.items())}}
-        storage.write_private(self.path, json.dumps(data))
+        with self.lock:
+            data = {"port": self.port, "seats": {str(k): v for k, v in sorted(self.seats.items())}}
+            storage.write_private(self.path, json.dumps(data))

@@ -3,6 +3,7 @@ each, the same after a restart, new for a new game, readable by this user only, 
 
 import os
 import stat
+import threading
 
 from companion.phones.seats import PHONE, TABLET, PhoneSeats
 
@@ -31,3 +32,28 @@ def test_a_damaged_file_means_new_tokens_not_a_crash(tmp_path):
         f.write('{"port": 1, "seats": {"0": ')
     seats = PhoneSeats(str(tmp_path))
     assert seats.port is None and len(seats.token(0)) == 26
+
+
+def test_seats_saved_from_two_threads_at_once_lose_nothing_and_never_fail(tmp_path):
+    # The phones' server binds a phone to its seat (its thread) while the tablet's screen moves a seat to the tablet
+    # (the app's thread): both save the seats. Each save is whole, none fails on the other's temp file, and the file
+    # ends as the seats are.
+    seats = PhoneSeats(str(tmp_path))
+    failures = []
+
+    def play(seat, rounds):
+        try:
+            for n in range(rounds):
+                seats.set_dev(seat, "dev-%d-%d" % (seat, n))
+                seats.set_place(seat, TABLET if n % 2 else PHONE)
+        except Exception as e:  # noqa: BLE001 (any failure of a save is the defect)
+            failures.append(repr(e))
+
+    threads = [threading.Thread(target=play, args=(seat, 200)) for seat in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert failures == []
+    assert PhoneSeats(str(tmp_path)).seats == seats.seats
+    assert sorted(os.listdir(tmp_path)) == ["phones.json"]  # no temp file left behind

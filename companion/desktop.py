@@ -75,11 +75,10 @@ def entry(extra_args="", comment="Referee for the 1962 board game Formula 1, wit
 
 
 def _write(path, data):
+    from companion.storage import write_atomic
+
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    write_atomic(path, data)
 
 
 def install_desktop():

@@ -82,21 +82,28 @@ def dashboards_dir(game_path):
     return path
 
 
-def write_private(path, text):
-    """`text` to `path` whole or not at all (a temp file, then a rename), readable by this user only: for secrets
-    (phone seats' tokens, Wi-Fi dashboards' keys)."""
-    # A temp file of its own (mkstemp: 0600) for each write: two threads saving one file never share one
+def write_atomic(path, data, mode=0o644):
+    """`data` (str or bytes) to `path` whole or not at all: a temp file, then a rename (a crash leaves the old file
+    or the new one, never half). mode: the file's permissions (0o600 for secrets)."""
+    # A temp file of its own (mkstemp) for each write: two threads or two apps saving one file never share one
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=os.path.basename(path) + ".", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.encode() if isinstance(data, str) else data)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def write_private(path, text):
+    """`text` to `path` whole or not at all, readable by this user only: for secrets (phone seats' tokens, Wi-Fi
+    dashboards' keys)."""
+    write_atomic(path, text, mode=0o600)
 
 
 def latest_game():

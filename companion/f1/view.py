@@ -95,14 +95,11 @@ class SetupForm:
         import json
         import os
 
-        from companion.storage import data_dir
+        from companion.storage import data_dir, write_atomic
 
         path = os.path.join(folder or data_dir(), self.REMEMBERED)
-        tmp = path + ".tmp"
         try:
-            with open(tmp, "w") as f:
-                json.dump({"names": self.names, "count": self.count, "laps": self.laps}, f)
-            os.replace(tmp, path)
+            write_atomic(path, json.dumps({"names": self.names, "count": self.count, "laps": self.laps}))
         except OSError:
             pass  # only a convenience: the game itself is saved elsewhere
 

@@ -3,6 +3,7 @@
 The widgets both games use (buttons, the OLED view, a virtual dashboard, the question) are in companion/widgets.py.
 Styles live in companion/theme.kv (sizes and colours from companion.theme)."""
 
+import io
 import math
 import os
 import random
@@ -69,7 +70,7 @@ class Dice(BoxLayout):
 
 def rattle_wav():
     """A short dice rattle, synthesised once into the user's cache (no binary files in the repo)."""
-    from companion.storage import cache_dir
+    from companion.storage import cache_dir, write_atomic
 
     path = os.path.join(cache_dir(), "dice.wav")
     if os.path.exists(path):
@@ -82,13 +83,13 @@ def rattle_wav():
         clack = sum(math.exp(-((t - c) * 300) ** 2) for c in (0.05, 0.18, 0.27, 0.41, 0.5, 0.62))
         v = int(12000 * clack * (rng.random() * 2 - 1))
         frames += struct.pack("<h", max(-32767, min(32767, v)))
-    tmp = path + ".tmp"
-    with wave.open(tmp, "wb") as w:
+    out = io.BytesIO()
+    with wave.open(out, "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)
         w.setframerate(rate)
         w.writeframes(bytes(frames))
-    os.replace(tmp, path)
+    write_atomic(path, out.getvalue())
     return path
 
 

@@ -60,11 +60,9 @@ $(STL): hardware/enclosure.scad
 	mkdir -p $(@D)
 	openscad --hardwarnings -o $(basename $@).tmp.stl $< && mv $(basename $@).tmp.stl $@
 
-# Flash one dashboard over USB: `make flash` (mpremote finds the Pico) or `make flash PORT=/dev/ttyACM0`.
-# The OLED driver (ssd1306) is micropython-lib's, shipped in companion/flashing/drivers at a pinned commit: no
-# internet. `make flash INDEX=DIR` takes another (ssd1306.py, or a mip index: README, "Flashing"). tools/flash.py
-# says what failed and why.
+# Flash one dashboard over USB: `make flash` (mpremote finds the Pico) or `make flash PORT=/dev/ttyACM0`. No
+# internet is needed, and no driver: the dashboard drives its OLED itself. tools/flash.py says what failed and why.
 .PHONY: flash
 flash: $(STAMP)
-	@echo "make flash: the Pico on USB$(if $(PORT), at $(PORT)), and the ssd1306 driver from $(if $(INDEX),$(INDEX),the app (micropython-lib's, pinned))"
-	$(BIN)/python tools/flash.py $(if $(PORT),--port $(PORT)) $(if $(INDEX),--index $(INDEX))
+	@echo "make flash: the Pico on USB$(if $(PORT), at $(PORT))"
+	$(BIN)/python tools/flash.py $(if $(PORT),--port $(PORT))

@@ -281,7 +281,9 @@ def main(names=()):
         base = checkout(ref, os.path.join(work, "baseline")) if ref else None
         if base:
             print("  the baseline: %s" % ref, flush=True)
-            image = picosim.flashed_image(os.path.join(work, "baseline-image"), root=base)
+            # the baseline's firmware loads micropython-lib's ssd1306, which its flash takes from a folder
+            image = picosim.flashed_image(os.path.join(work, "baseline-image"), root=base,
+                                          args=("--index", picosim.DRIVERS))
             for k, v in measure(image, work, (latency_and_idle, races, burst_and_boot), (saves,), base).items():
                 figures[k.replace("pico.", "pico.baseline.", 1)] = v
         image = picosim.flashed_image(os.path.join(work, "image"))

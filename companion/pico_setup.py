@@ -173,17 +173,12 @@ def install(port, step, build_dir=None):
     from mpremote.transport import TransportError
 
     from companion.flashing.board_files import BoardError
-    from companion.flashing.mpy_build import mpy_cross
 
     with tempfile.TemporaryDirectory(prefix="formula1-setup-") as tmp:
         out = build_dir or os.path.join(tmp, "build")
         step(0, 1, "Preparing the dashboard's files")
         folders = flash.build(out)
-        driver = os.path.join(out, "lib", flash.DRIVER + ".mpy")
-        os.makedirs(os.path.dirname(driver))
-        subprocess.run([mpy_cross(), "-O3", "-o", driver, "-s", flash.DRIVER + ".py", flash.PINNED_DRIVER],
-                       check=True, capture_output=True)
-        total = 2 + sum(len(mpys) for _f, mpys in folders)  # the driver, the modules, the boot file
+        total = 1 + sum(len(mpys) for _f, mpys in folders)  # the modules, the boot file
         step(0, total, "Copying 0 of %d" % total)
         done = [0]
 
@@ -194,7 +189,7 @@ def install(port, step, build_dir=None):
 
         for _attempt in range(RAW_REPL_TRIES):
             try:
-                flash.put_dashboard(port, False, driver, True, folders, out, said)
+                flash.put_dashboard(port, False, True, folders, out, said)
                 break
             except (TransportError, BoardError, OSError) as e:
                 last = str(e) or type(e).__name__

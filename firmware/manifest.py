@@ -10,8 +10,7 @@ metadata(description="Formula 1 dashboard for the Raspberry Pi Pico", version="0
 # the filesystem the dashboard saves its state on).
 include("$(PORT_DIR)/boards/manifest.py")
 
-# The OLED driver from micropython-lib (what `mip install ssd1306` puts on the board otherwise).
-require("ssd1306")
+# No OLED driver: the dashboard sends the SSD1306's commands itself (board_pico.py).
 
 # The game rules and wire protocol, all of them (package() without a file list takes every .py in the folder):
 # frozen modules cost flash, not heap, and every shared_rules module runs on MicroPython by design

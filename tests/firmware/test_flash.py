@@ -1,8 +1,8 @@
 """The flash path (tools/flash.py, `make flash`) against the real `micropython` unix port on a pty, driven by the
-real mpremote (`connect <pty> resume`): mip installs ssd1306, the old modules go, shared_rules and the firmware
-arrive as .mpy, /main.py is the boot file, and the flashed tree boots into a working dashboard."""
+real mpremote (`connect <pty> resume`): the old modules go (and the OLED driver an earlier flash left in /lib, never
+another library there), shared_rules and the firmware arrive as .mpy, /main.py is the boot file, and the flashed
+tree boots into a working dashboard."""
 
-import hashlib
 import json
 import os
 import select
@@ -17,27 +17,11 @@ from tests.firmware.dash import VirtualDashboard
 from tools.mpy_build import compile_module
 
 ROOT = mpy.ROOT
-# The package index stands in for micropython-lib's (no network in tests); mip itself runs for real.
-DRIVER = b"# ssd1306 from a local mip index\nclass SSD1306_I2C:\n    pass\n"
-
-
 def raw_pty():
     m, s = os.openpty()
     tty.setraw(m)
     tty.setraw(s)
     return m, s
-
-
-def local_index(path):
-    h = hashlib.sha256(DRIVER).hexdigest()[:8]
-    os.makedirs(os.path.join(path, "file", h[:2]))
-    with open(os.path.join(path, "file", h[:2], h), "wb") as f:
-        f.write(DRIVER)
-    for v in ("py", "6"):
-        d = os.path.join(path, "package", v, "ssd1306")
-        os.makedirs(d)
-        with open(os.path.join(d, "latest.json"), "w") as f:
-            json.dump({"hashes": [["ssd1306.py", h]], "version": "0.1.0"}, f)
 
 
 class PtyBoard:
@@ -85,15 +69,18 @@ def test_flash_then_boot(tmp_path):
         f.write("raise RuntimeError('stale source from an old flash')\n")
     with open(os.path.join(root, "state.json"), "w") as f:
         f.write("the player's saved state")
+    for name in ("ssd1306.py", "ssd1306.mpy"):  # what earlier flashes put there (mip's source, the pinned .mpy)
+        with open(os.path.join(root, "lib", name), "w") as f:
+            f.write("class SSD1306_I2C:\n    pass\n")
+    with open(os.path.join(root, "lib", "servo.py"), "w") as f:
+        f.write("# a library of the maker's own\n")
     with open(os.path.join(root, "dashboard.json"), "w") as f:
         f.write('{"app": "formula1-companion", "version": "0.0.1"}')  # an older dashboard, updated here
-    index = str(tmp_path / "index")
-    local_index(index)
     board = PtyBoard(root)
     try:
         proc = subprocess.run(
             [sys.executable, os.path.join(ROOT, "tools", "flash.py"), "--port", board.port, "--resume",
-             "--index", index, "--build", str(tmp_path / "build")],
+             "--build", str(tmp_path / "build")],
             capture_output=True, timeout=120)
         out = proc.stdout.decode(errors="replace") + proc.stderr.decode(errors="replace")
         assert proc.returncode == 0, out
@@ -104,7 +91,7 @@ def test_flash_then_boot(tmp_path):
             version = json.load(f)
     finally:
         board.close()
-    assert os.path.exists(os.path.join(root, "lib", "ssd1306.py")), out
+    assert os.listdir(os.path.join(root, "lib")) == ["servo.py"], out  # the old driver gone, the maker's kept
     # the boot file is one line: the boot code is firmware/main.mpy (a .py boot file is compiled at every power-on)
     assert flashed_main == b"import firmware.main\n"
     # the board says which version it holds, written last: the app's own

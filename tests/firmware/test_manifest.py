@@ -92,9 +92,9 @@ def test_boot_file_is_frozen_inside_the_package_not_as_main():
     assert "main.py" not in targets and "boot.py" not in targets
 
 
-def test_driver_and_port_modules_come_from_micropython():
+def test_the_port_modules_come_from_micropython_and_no_driver_is_required():
     m = run_manifest(FIRMWARE_MANIFEST)
-    assert m.required == ["ssd1306"]
+    assert m.required == []  # the dashboard drives the OLED itself: no micropython-lib driver frozen
     # A FROZEN_MANIFEST replaces the board's: the port's own (asyncio, _boot.py) must be included again.
     assert m.external == ["$(PORT_DIR)/boards/manifest.py"]
     assert all(md.get("version") for md in m.metadata_seen) and len(m.metadata_seen) == 1

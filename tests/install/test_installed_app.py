@@ -40,9 +40,8 @@ def test_the_wheel_puts_no_tools_or_firmware_on_sys_path(installed):
     assert "companion/flashing/files/shared_rules/f1/race.py" in names
     assert "companion/fonts/LICENSE-BebasNeue.txt" in names and "companion/phones/static/runtime/LICENSE" in names
     assert "companion/icons/formula1.png" in names  # the window's and the desktop entry's icon
-    # the OLED driver a flash copies, pinned, with its licence: no internet at the table
-    assert {"companion/flashing/drivers/ssd1306.py", "companion/flashing/drivers/PIN.json",
-            "companion/flashing/drivers/LICENSE-micropython-lib.txt"} <= names
+    # no OLED driver: the dashboard drives the panel itself, so a flash copies only the dashboard's own files
+    assert not [n for n in names if "ssd1306" in n or n.startswith("companion/flashing/drivers/")]
     # MicroPython for a Pico in BOOTSEL mode, with its pin and licence
     assert {"companion/flashing/micropython/micropython-rp2-pico-v1.27.0.uf2", "companion/flashing/micropython/PIN.json",
             "companion/flashing/micropython/LICENSE-micropython.txt"} <= names

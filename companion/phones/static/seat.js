@@ -38,7 +38,8 @@ const dash = (window.dash = {
 // A tab told that another took the seat asks nothing when reloaded by its browser: only the button asks again.
 let asking = !sessionGet(takenKey);
 
-let mp = null, FS = null, board = null, wakeLink = null, runReady = null, ws = null, retry = null, lastHeard = 0;
+let mp = null, FS = null, webport = null, board = null, wakeLink = null, runReady = null, ws = null, retry = null;
+let lastHeard = 0;
 let lastDial = -RETRY_MS;
 let lastStored = null, storageError = null;
 const inbox = []; // bytes from the tablet not yet read by the firmware
@@ -342,13 +343,13 @@ function watchLink() {
 function stop() {
   for (const name of BUTTONS) document.getElementById(name).disabled = true;
   document.querySelector("main").classList.add("stopped");
-  if (!dash.stopped && mp && board) mp.runPython("from firmware import webport\nwebport.pause()");
+  if (!dash.stopped && webport && board) webport.pause();
   dash.stopped = true;
 }
 
 function run() {
   if (!dash.stopped) return;
-  if (mp && board) mp.runPython("from firmware import webport\nwebport.resume()");
+  if (webport && board) webport.resume();
   dash.stopped = false;
   document.querySelector("main").classList.remove("stopped");
   for (const name of BUTTONS) document.getElementById(name).disabled = !dash.booted;
@@ -501,8 +502,15 @@ export async function boot(urls) {
     dash.python = (code) => mp.runPython(code); // what a test runs inside (a fault to restart from)
     // Modules are looked for only where they are (the runtime's frozen ones, then /lib): each miss of the default
     // first entry (the current folder) is a failed stat, an exception thrown in the runtime's file system, some
-    // 40 of them before the first frame
-    mp.runPython("import sys\nsys.path[:] = ['.frozen', '/lib']\nfrom firmware import webport\nwebport.start()");
+    // 40 of them before the first frame. Through the runtime's objects, not Python source: every module is .mpy,
+    // and source would be the only thing that needs MicroPython's compiler before the first frame (its WebAssembly
+    // compiled at its first call, on a slow phone's one thread)
+    const path = mp.pyimport("sys").path;
+    path.clear();
+    path.append(".frozen");
+    path.append("/lib");
+    webport = mp.pyimport("firmware.webport");
+    webport.start();
     // The dashboard's start run now, to its first frame, in this task: on the loop's timer the browser would first
     // lay out and paint the page again (a slow phone's 100 ms and more)
     if (runReady) runReady();

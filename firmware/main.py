@@ -5,7 +5,8 @@ import gc
 import sys
 
 # Collect every this many bytes allocated while the modules load (see run). A Pico's 190 KB free gain nothing from
-# collecting every 4 KB (its boot then spent 67 ms collecting); the unix port's heap is made small in the tests.
+# collecting every 4 KB (its boot then spent 67 ms collecting); the unix port's heap is made small in the tests. A
+# phone's page (start_async) sets none.
 BOOT_GC_BYTES = 32768 if sys.platform == "rp2" else 4096
 
 def _builtins():
@@ -70,7 +71,8 @@ async def start_async():
             from firmware import board
 
             dev = board.make_board()
-            gc.threshold(BOOT_GC_BYTES)
+            # No collection every few KB while the modules load (run()'s packing, for a small heap): the page's heap
+            # is large and grows, and each collection there is first-frame time on a slow phone
             from firmware import app
 
             gc.collect()

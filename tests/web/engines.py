@@ -38,11 +38,14 @@ class SeatServer:
     link socket: the page plays on its own, as a phone whose tablet is away; `link` is an aiohttp handler for
     GET /<token>/link (a test's tablet)."""
 
-    def __init__(self, link=None):
+    def __init__(self, link=None, routes=None):
         self.link = link
+        self.routes = routes  # routes(app, server): a test's own routes beside the page's
         self.tokens = set()
         self.loop = asyncio.new_event_loop()
         self.requests = []  # (path, status, bytes sent on the wire) of every answered request
+        self.asked = []  # the path and query of every request, as it comes (before it is answered)
+        self.assets = assets.Assets()  # ready before the first page
         self.runner = None
         self.port = None
 
@@ -57,6 +60,7 @@ class SeatServer:
 
         @web.middleware
         async def count(request, handler):
+            self.asked.append(request.path_qs)
             try:
                 resp = await handler(request)
             except web.HTTPException as e:
@@ -67,7 +71,9 @@ class SeatServer:
             return resp
 
         app = web.Application(middlewares=[count])
-        assets.add_routes(app, lambda token: token in self.tokens, assets.Assets())  # ready before the first page
+        if self.routes is not None:
+            self.routes(app, self)
+        assets.add_routes(app, lambda token: token in self.tokens, self.assets)
         if self.link is not None:
             app.router.add_get("/{token}/link", self.link)
 

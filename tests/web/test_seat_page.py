@@ -2,15 +2,17 @@
 changes the canvas, the canvas is the firmware's framebuffer pixel for pixel (and the same frames and save as the unix
 port driven by the same buttons), and a reload comes back to the saved car. Standalone: no tablet behind the page."""
 
+import asyncio
 import base64
 import time
 
 import pytest
+from aiohttp import web
 
 from firmware import restore
 from tests.firmware.dash import VirtualDashboard, text_rows
 from tests.phones.browser import Page
-from tests.web.engines import MISSING, SeatServer, open_engine, visit
+from tests.web.engines import MISSING, SeatServer, WebKit, open_engine, visit
 
 pytestmark = [pytest.mark.browser]
 
@@ -18,9 +20,35 @@ pytestmark = [pytest.mark.browser]
 SCRIPT = ("OK", "UP", "UP", "OK", "BACK")
 
 
+# The seat page with its body held back until the page's script asked for the runtime (a query only boot's import
+# carries), or for server.hold_s: a phone on a slow network has the head, and the scripts it names, before the rest.
+_BOOT_ASKS = "?asked-by=boot"
+
+
+def _late_body(app, server):
+    async def page(request):
+        server.tokens.add(request.match_info["token"])
+        html = server.assets.page.decode()
+        runtime = html[html.index('runtime: "') + 10:].split('"')[0]
+        html = html.replace('runtime: "%s"' % runtime, 'runtime: "%s%s"' % (runtime, _BOOT_ASKS))
+        head, body = html.split("<body>")
+        resp = web.StreamResponse(headers={"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"})
+        await resp.prepare(request)
+        await resp.write((head + "<body>").encode())
+        end = asyncio.get_running_loop().time() + server.hold_s
+        while not any(a.endswith(_BOOT_ASKS) for a in server.asked) and asyncio.get_running_loop().time() < end:
+            await asyncio.sleep(0.02)
+        server.body_held_until_boot = any(a.endswith(_BOOT_ASKS) for a in server.asked)
+        await resp.write(body.encode())
+        await resp.write_eof()
+        return resp
+
+    app.router.add_get("/{token}/late", page)
+
+
 @pytest.fixture(scope="module")
 def server():
-    with SeatServer() as s:
+    with SeatServer(routes=_late_body) as s:
         yield s
 
 
@@ -72,6 +100,25 @@ def test_the_page_boots_the_firmware(server, browser):
     assert page.text("status").startswith("Not linked to the tablet")  # what is true now: no tablet here
     assert all(page.js("return !document.getElementById(arguments[0]).disabled", n) for n in
                ("UP", "DOWN", "OK", "CARD", "BACK"))
+
+
+def test_the_runtime_loads_before_the_page_is_parsed_and_the_page_then_boots(server, browser):
+    # The runtime and the firmware load while the rest of the page arrives and is laid out (a slow phone's first
+    # frame waited for both before); the page's own elements are used only once they are there.
+    url = server.new_seat() + "late"
+    server.asked.clear()
+    # WebKitGTK runs the page's async module only once the page is parsed (its choice: seen in every run), so there
+    # the body is not held and the page boots as it did; Chromium runs it as soon as it is here
+    chromium = not isinstance(browser, WebKit)
+    server.hold_s = 20 if chromium else 0
+    page = visit(browser, url)
+    _, buf = boot(page)
+    assert server.body_held_until_boot or not chromium, "the page asked for the runtime only once its body came"
+    assert "OK:START TURN" in text_rows(buf) and buf == framebuffer(page)
+    assert page.text("status").startswith("Not linked to the tablet")
+    assert page.dash()["scale"] > 1  # measured on the laid-out page
+    _, after = tap(page, "OK")
+    assert text_rows(after)[0].startswith("SET SPEED")
 
 
 def test_the_firmware_is_looked_for_only_where_it_is(server, browser):

@@ -38,7 +38,8 @@ const dash = (window.dash = {
 // A tab told that another took the seat asks nothing when reloaded by its browser: only the button asks again.
 let asking = !sessionGet(takenKey);
 
-let mp = null, FS = null, board = null, wakeLink = null, runReady = null, ws = null, retry = null, lastHeard = 0;
+let mp = null, FS = null, webport = null, board = null, wakeLink = null, runReady = null, ws = null, retry = null;
+let lastHeard = 0;
 let lastDial = -RETRY_MS;
 let lastStored = null, storageError = null;
 const inbox = []; // bytes from the tablet not yet read by the firmware
@@ -63,8 +64,10 @@ function status() {
   else text = "Not linked to the tablet: the dashboard plays on its own and keeps your car on this phone.";
   if (storageError) text += " This browser does not keep the car: " + storageError;
   if (dash.booted && !dash.taken && dash.awake === "no") text += " Keep the screen on yourself: " + dash.awakeWhy;
-  if (text === dash.status) return; // called on every press (keepAwake): the page changes only for news
-  document.getElementById("status").textContent = text;
+  const line = document.getElementById("status");
+  if (text === dash.status || !line) return; // called on every press (keepAwake): the page changes only for news;
+  // no line yet (an error before the page is parsed): said by boot's first status()
+  line.textContent = text;
   dash.status = text;
 }
 
@@ -340,13 +343,13 @@ function watchLink() {
 function stop() {
   for (const name of BUTTONS) document.getElementById(name).disabled = true;
   document.querySelector("main").classList.add("stopped");
-  if (!dash.stopped && mp && board) mp.runPython("from firmware import webport\nwebport.pause()");
+  if (!dash.stopped && webport && board) webport.pause();
   dash.stopped = true;
 }
 
 function run() {
   if (!dash.stopped) return;
-  if (mp && board) mp.runPython("from firmware import webport\nwebport.resume()");
+  if (webport && board) webport.resume();
   dash.stopped = false;
   document.querySelector("main").classList.remove("stopped");
   for (const name of BUTTONS) document.getElementById(name).disabled = !dash.booted;
@@ -444,47 +447,73 @@ function fail(e) {
   status();
 }
 
+// The runtime and the firmware's files, loaded without the page (boot starts this before the page is parsed): the
+// runtime's module and the bundle fetched at once (the page's preload links began both), MicroPython instantiated, the
+// firmware's files written, /data restored from the browser's storage.
+async function load(urls) {
+  const [runtime, bundle] = await Promise.all([
+    import(urls.runtime).then((m) => { performance.mark("seat:module"); return m; }),
+    fetch(urls.firmware).then((r) => r.json()).then((b) => { performance.mark("seat:bundle"); return b; }),
+  ]);
+  performance.mark("seat:files"); // where a first frame's time goes (bench/seat_page_bench.py reads the marks)
+  mp = await runtime.loadMicroPython({
+    url: urls.wasm, heapsize: HEAP, linebuffer: false, stdin: readByte, stdout: writeBytes,
+    stderr: (b) => console.warn(new TextDecoder().decode(b)),
+  });
+  performance.mark("seat:runtime");
+  FS = mp.FS;
+  const made = new Set(); // each folder made once: the runtime's mkdirTree throws (an Error, its stack taken) for
+  // every folder on the way that is there already, some 100 of them at boot when called for each file
+  for (const [path, data] of Object.entries(bundle.files)) {
+    const folder = "/lib/" + path.slice(0, path.lastIndexOf("/"));
+    if (!made.has(folder)) {
+      FS.mkdirTree(folder);
+      made.add(folder);
+    }
+    FS.writeFile("/lib/" + path, unb64(data)); // .mpy as on a Pico (or .py where the tablet has no mpy-cross)
+  }
+  restore();
+  performance.mark("seat:firmware");
+}
+
+// Once the page's elements are all there (boot may run before the parser reached them)
+function parsed() {
+  if (document.readyState !== "loading") return Promise.resolve();
+  return new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
+}
+
 export async function boot(urls) {
   // Before the first frame, an error means the dashboard did not start; after it, the firmware restarts by itself
   // (main.start_async) and a page script's slip is not the dashboard stopping.
   window.addEventListener("error", (e) => { if (!dash.booted) fail(e.error || e.message); });
   window.addEventListener("unhandledrejection", (e) => { if (!dash.booted) fail(e.reason); });
   performance.mark("seat:boot");
+  const loaded = load(urls);
+  loaded.catch(() => {}); // a failure is said below, once the page is there to say it
+  await parsed();
   setupButtons();
   setupCanvas();
   status();
   try {
-    const [runtime, bundle] = await Promise.all([
-      import(urls.runtime).then((m) => { performance.mark("seat:module"); return m; }),
-      fetch(urls.firmware).then((r) => r.json()).then((b) => { performance.mark("seat:bundle"); return b; }),
-    ]);
-    performance.mark("seat:files"); // where a first frame's time goes (bench/seat_page_bench.py reads the marks)
-    mp = await runtime.loadMicroPython({
-      url: urls.wasm, heapsize: HEAP, linebuffer: false, stdin: readByte, stdout: writeBytes,
-      stderr: (b) => console.warn(new TextDecoder().decode(b)),
-    });
-    performance.mark("seat:runtime");
-    FS = mp.FS;
-    const made = new Set(); // each folder made once: the runtime's mkdirTree throws (an Error, its stack taken) for
-    // every folder on the way that is there already, some 100 of them at boot when called for each file
-    for (const [path, data] of Object.entries(bundle.files)) {
-      const folder = "/lib/" + path.slice(0, path.lastIndexOf("/"));
-      if (!made.has(folder)) {
-        FS.mkdirTree(folder);
-        made.add(folder);
-      }
-      FS.writeFile("/lib/" + path, unb64(data)); // .mpy as on a Pico (or .py where the tablet has no mpy-cross)
-    }
-    restore();
+    await loaded;
     mp.registerJsModule("dashpage", dashpage);
     // For tests and the curious: the framebuffer the firmware drew, as hex (what the canvas must show).
     dash.fb = () => mp.pyimport("binascii").hexlify(board.buf).decode();
     dash.python = (code) => mp.runPython(code); // what a test runs inside (a fault to restart from)
-    performance.mark("seat:firmware");
     // Modules are looked for only where they are (the runtime's frozen ones, then /lib): each miss of the default
     // first entry (the current folder) is a failed stat, an exception thrown in the runtime's file system, some
-    // 40 of them before the first frame
-    mp.runPython("import sys\nsys.path[:] = ['.frozen', '/lib']\nfrom firmware import webport\nwebport.start()");
+    // 40 of them before the first frame. Through the runtime's objects, not Python source: every module is .mpy,
+    // and source would be the only thing that needs MicroPython's compiler before the first frame (its WebAssembly
+    // compiled at its first call, on a slow phone's one thread)
+    const path = mp.pyimport("sys").path;
+    path.clear();
+    path.append(".frozen");
+    path.append("/lib");
+    webport = mp.pyimport("firmware.webport");
+    webport.start();
+    // The dashboard's start run now, to its first frame, in this task: on the loop's timer the browser would first
+    // lay out and paint the page again (a slow phone's 100 ms and more)
+    if (runReady) runReady();
     keepAwake();
     connect();
     setInterval(watchLink, 500);

@@ -5,7 +5,8 @@ drive(); run by tests/companion/test_race_screen_redraws.py):
 
 Two cars, their dashboards on the tablet. A car's link in words beside it (companion/link_words.py, set here in place
 of the transport's) is too long for its panel and is shortened in its middle. New words that differ only in the part
-cut out look the same: the screen draws no frame for them. New words that differ where they can be seen are drawn.
+cut out look the same: the screen left alone while they change draws no frame. New words that differ where they can
+be seen are drawn.
 """
 
 import sys
@@ -13,6 +14,7 @@ import sys
 from tests.companion.appdriver import dashboards_agree, drive, setup_and_pair
 
 LONG = "%s: linked, last answer %d s ago, 3 sent again"  # a car's link words, longer than its panel
+QUIET_S = 5
 
 
 def link_words_in_their_middle(d):
@@ -49,10 +51,13 @@ def link_words_in_their_middle(d):
         first = label.texture
         d.note("shortened", label.is_shortened)
         flips.clear()
-        yield from words_shown(LONG % ("phone", 34))  # only the age changed: cut out of the middle
+        # The race screen left alone for QUIET_S of the app's time (a quiet table, a player thinking): only the age
+        # of the car's last answer moves, a second at a time, in the part cut out of the middle
+        for age in range(34, 34 + QUIET_S):
+            yield from words_shown(LONG % ("phone", age))
         d.note("middle", {"same_texture": label.texture is first, "flips": len(flips), "text": label.text})
         flips.clear()
-        yield from words_shown(LONG % ("Wi-Fi", 34))  # the way changed: at the start, in view
+        yield from words_shown(LONG % ("Wi-Fi", 40))  # the way changed: at the start, in view
         d.note("end", {"same_texture": label.texture is first, "flips": len(flips), "text": label.text})
     finally:
         link_words.of = real_of

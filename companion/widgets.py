@@ -198,6 +198,30 @@ class RaceButton(Iconic, Button):
     live = BooleanProperty(True)
 
 
+class SteadyLabel(Label):
+    """A one-line label, shortened to its width, whose texture is made again only when what it shows changes. A new
+    text that shortens to the same words (a car's link words cut in their middle: only the cut-out part changed)
+    keeps the texture it has, and the window is not drawn again for it: each texture Kivy makes costs a whole frame
+    of the window, some 20 ms of a software renderer."""
+
+    _shown = None  # what the texture shows: the shortened words and every option they were drawn with
+
+    def texture_update(self, *largs):
+        shown = self._what_it_shows()
+        if shown is not None and shown == self._shown and self.texture is not None:
+            return
+        self._shown = shown
+        super().texture_update(*largs)
+
+    def _what_it_shows(self):
+        core = self._label
+        if not self.shorten or self.markup or not core.text or core.text_size[0] is None:
+            return None  # drawn as Kivy draws it
+        core.resolve_font_name()
+        text = core.text.strip() if self.strip or self.halign == "justify" else core.text
+        return core.shorten(text), tuple(core.text_size), repr(sorted(core.options.items()))
+
+
 class IconLabel(Iconic, Label):
     """A label with an icon before its words (a swatch's "to play", a caption's chequered flag)."""
 

@@ -180,7 +180,7 @@ def child_taps(kind, out):
     from companion.app import CompanionApp  # before Kivy's window opens: the app's renderer settings
     from kivy.clock import Clock
     from kivy.core.window import Window
-    from kivy.tests.common import UnitTestTouch
+    from tests.companion.touch import UnitTestTouch
     from tests.link.harness import FakeUsb, transport
 
     t = transport(FakeUsb())
@@ -253,7 +253,7 @@ def _bare_taps(out):
     from kivy.app import App
     from kivy.clock import Clock
     from kivy.core.window import Window
-    from kivy.tests.common import UnitTestTouch
+    from tests.companion.touch import UnitTestTouch
     from kivy.uix.boxlayout import BoxLayout
     from kivy.uix.button import Button
     from kivy.uix.label import Label

@@ -28,7 +28,7 @@ Config.set("graphics", "width", SIZE[0])
 Config.set("graphics", "height", SIZE[1])
 
 from kivy.clock import Clock  # noqa: E402
-from kivy.tests.common import UnitTestTouch  # noqa: E402
+from tests.companion.touch import UnitTestTouch  # noqa: E402
 
 from companion.app import CompanionApp  # noqa: E402
 
@@ -731,7 +731,7 @@ def people(d):
     yield 0.1
     covered = oled_matches(app, oled, oled.shown_image)[0] if oled.shown() else ["covered"]
     x, y = oled.to_window(*oled.center)
-    from kivy.tests.common import UnitTestTouch
+    from tests.companion.touch import UnitTestTouch
 
     finger = UnitTestTouch(x, y)
     finger.touch_down()
@@ -883,7 +883,7 @@ def odds_spin(d):
 def covered_hand(d):
     """A tablet dashboard's hand stays covered until held: CARD on the tablet's dashboard shows the hand covered; OK without holding the cover
     played the card unseen. Now it asks; after a look (a finger held on it), OK plays without a question."""
-    from kivy.tests.common import UnitTestTouch
+    from tests.companion.touch import UnitTestTouch
 
     app = d.app
     yield from setup_and_pair(d, players=2)
@@ -1613,7 +1613,7 @@ def f5_sizes(d):
     ref = app.f5.ref
     oled = app.f5.oleds.get(ref.pairs.get(ref.game.to_move()))
     x, y = oled.to_window(*oled.center) if oled is not None else (0, 0)
-    from kivy.tests.common import UnitTestTouch
+    from tests.companion.touch import UnitTestTouch
 
     finger = UnitTestTouch(x, y)
     finger.touch_down()

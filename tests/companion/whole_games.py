@@ -42,7 +42,7 @@ def mark(d, label):
 
 
 def touch_at(x, y):
-    from kivy.tests.common import UnitTestTouch
+    from tests.companion.touch import UnitTestTouch
 
     t = UnitTestTouch(x, y)
     t.touch_down()
@@ -388,7 +388,7 @@ def dash_key(app, dev, name):
 def f5_player_turn(d, log, stop_in_hand=False):
     """The player to move holds a finger on their covered dashboard, taps its buttons to play what they chose
     (as the simple bot would: the test then knows the game to expect), and lets go."""
-    from kivy.tests.common import UnitTestTouch
+    from tests.companion.touch import UnitTestTouch
 
     from shared_rules.f5 import bot
     from shared_rules.f5.cards import COLOURS, FIRST_PIT, colour

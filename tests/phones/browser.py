@@ -44,12 +44,27 @@ for (let y = 0; y < 64; y++) for (let x = 0; x < 128; x++) {
 return [window.dash.frame, buf];
 """
 
+# What the canvas shows once the page has drawn a frame past `after` (or `ms` milliseconds have passed): the page
+# looks every few milliseconds itself, so a wait for the next frame is one call from here instead of a poll of
+# calls (each a round trip through the driver, and the canvas read each time). [frame, buffer or null].
+_LOOK = "const read = function () {" + _READ + "};" + """
+const after = arguments[0], end = performance.now() + arguments[1], done = arguments[arguments.length - 1];
+(function look() {
+  if (window.dash.frame > after || performance.now() >= end) {
+    const frame = window.dash.frame, got = read();
+    return done(got === null ? [frame, null] : [got[0], got[1]]);
+  }
+  setTimeout(look, 5);
+})();
+"""
+
 
 class Page:
     def __init__(self, browser, handle, url):
         self.browser = browser
         self.handle = handle
         self.url = url
+        self.buttons = {}  # the page's buttons found so far, by id (found again once the page is replaced)
 
     def _focus(self):
         if self.browser.current is not self:
@@ -69,6 +84,15 @@ class Page:
         """(frame, bytes) of what the canvas shows, or None while it shows no whole frame pixel-exactly."""
         got = self.js(_READ)
         return None if got is None else (got[0], bytes(got[1]))
+
+    def look(self, after=None, timeout=0.0):
+        """(frame, bytes or None) of what the canvas shows, once the page has drawn a frame past `after` or within
+        `timeout` seconds, whichever comes first (at once with no `after`); None for the bytes while the canvas shows
+        no whole frame pixel-exactly."""
+        self._focus()
+        wait_ms = 0 if after is None else int(timeout * 1000)
+        frame, buf = self.browser.driver.execute_async_script(_LOOK, -1 if after is None else after, wait_ms)
+        return frame, None if buf is None else bytes(buf)
 
     def shown(self):
         """What the canvas shows, as the OLED's rows of text joined by " | " ("" while it shows no whole frame)."""
@@ -112,11 +136,15 @@ class Page:
         for name in names:
             for attempt in range(3):
                 try:
-                    self.browser.driver.find_element(By.ID, name).click()
+                    button = self.buttons.get(name)
+                    if button is None:  # found once per page: a call less per touch
+                        button = self.buttons[name] = self.browser.driver.find_element(By.ID, name)
+                    button.click()
                     break
                 except StaleElementReferenceException:
-                    # The page was replaced (a reload) between finding the button and touching it: the touch never
-                    # landed, so the finger touches the new page's button, as a person tapping again would
+                    # The page was replaced (a reload) since the button was found: the touch never landed, so the
+                    # finger touches the new page's button, as a person tapping again would
+                    self.buttons.pop(name, None)
                     if attempt == 2:
                         raise
 

@@ -7,15 +7,21 @@ import time
 from shared_rules.f5.cards import COLOURS, FIRST_PIT, colour
 from shared_rules.f5.game import PIT
 from tests.firmware.dash import text_rows
-from tests.wait import poll
 
 
-def press(page, name):
-    """A press, then the frame it drew (briefly waited for)."""
-    frame = "return window.dash.frame"  # the frame count alone: the whole window.dash carries the link's log
-    before = page.js(frame)
+def press(page, name, shown=None):
+    """A press, then what the screen shows once the frame it drew is there (briefly waited for: no frame may come, a
+    press that changes nothing). `shown`: the screen looked at last, (frame, bytes), if the caller just read it. The
+    page draws a press's frame in the press's own event, so the look after the tap sees it; the wait is for a frame
+    drawn later. The page waits for the frame itself: one call, not a poll of calls."""
+    before = (shown if shown is not None else page.look())[0]
     page.tap(name)
-    poll(lambda: page.js(frame) != before, 3, 0.02)  # no frame may come (a press that changes nothing)
+    return page.look(before, 3)
+
+
+def rows_of(shown):
+    """The OLED's rows of text in a look, (frame, bytes or None); [""] while no whole frame is on the canvas."""
+    return text_rows(shown[1]) if shown[1] is not None else [""]
 
 
 def group(card):
@@ -27,31 +33,36 @@ def groups(hand):
 
 
 def rows(page):
-    got = page.screen()
-    return text_rows(got[1]) if got is not None else [""]
+    return rows_of(page.look())
 
 
-def open_hand(page):
-    """From whatever the dashboard shows to its hand, at the player's turn (messages dismissed with OK). A message
-    may time out just as OK dismisses it: that OK then opens the hand from the main screen, whose turn was not seen;
-    so only a hand opened from YOUR TURN counts, any other is closed again (BACK)."""
+def open_hand(page, taken):
+    """From whatever the dashboard shows to its hand, at the player's turn (messages dismissed with OK): what the
+    screen then shows, or None once taken() says the move is in (made by an earlier press whose title was not seen).
+    A message may time out just as OK dismisses it: that OK then opens the hand from the main screen, whose turn was
+    not seen; so only a hand opened from YOUR TURN counts, any other is closed again (BACK)."""
     end = time.monotonic() + 60
     from_turn = False
+    shown = page.look()
     while True:
-        top = rows(page)[0]
+        top = rows_of(shown)[0]
         if top.startswith("HAND"):
             if from_turn:
-                return
-            press(page, "BACK")
+                return shown
+            shown = press(page, "BACK", shown)
         elif top.startswith("YOUR TURN"):
             from_turn = True
-            press(page, "OK")
+            shown = press(page, "OK", shown)
         elif top.startswith(("WAIT", "RACE OVER")) or not top:
-            poll(lambda top=top: rows(page)[0] != top, max(0.0, end - time.monotonic()), 0.05)  # until the screen changes
+            if taken():
+                return None
+            # until the screen changes: the next frame, looked at within a second (a canvas being scaled, or a
+            # frame the count missed, is looked at again)
+            shown = page.look(shown[0], min(1.0, max(0.0, end - time.monotonic())))
         else:
             from_turn = False
-            press(page, "OK")  # a message: any button dismisses it
-        assert time.monotonic() < end, "no turn on the page: %s" % rows(page)
+            shown = press(page, "OK", shown)  # a message: any button dismisses it
+        assert time.monotonic() < end, "no turn on the page: %s" % rows_of(shown)
 
 
 def steps_for(hand, ev):
@@ -72,15 +83,23 @@ def play(page, hand, ev, taken):
     """The move made on the phone, each press on the screen it is meant for; a view from the tablet arriving
     meanwhile may put the dashboard back on its main screen (nothing sent yet): then again from the hand."""
     steps, sent = steps_for(hand, ev)
+    shown = None
     for _attempt in range(4):
         if taken():
             return
-        open_hand(page)
+        shown = open_hand(page, taken)
+        if shown is None:
+            return  # the move is in
         for screen, key in steps:
-            if not rows(page)[0].startswith(screen):
+            if not rows_of(shown)[0].startswith(screen):
                 break
-            press(page, key)
+            shown = press(page, key, shown)
         else:
-            if poll(lambda: rows(page)[0].startswith(sent) or taken(), 5, 0.03):
+            end = time.monotonic() + 5
+            while not (rows_of(shown)[0].startswith(sent) or taken()):
+                if time.monotonic() >= end:
+                    break
+                shown = page.look(shown[0], min(0.5, max(0.0, end - time.monotonic())))
+            else:
                 return
-    raise AssertionError("the move %s did not go out: %s" % (ev, rows(page)))
+    raise AssertionError("the move %s did not go out: %s" % (ev, rows_of(shown) if shown else rows(page)))

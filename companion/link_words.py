@@ -4,7 +4,7 @@ phone, this tablet's own screen) and how well (linked, slow, silent, lost), from
 
     words(status, info, token=None, virtual=False)   -> "Wi-Fi: linked, 2 sent again"
     of(transport, links, dev, virtual=False)         the same, from the transport and its link ports (LinkPorts)
-    beside_the_car(line)                             what the race screen says of it: nothing while plainly linked
+    beside_the_car(line)                             what the race screen says of it: "phone: lost", or nothing
 """
 
 from companion.dashboards_wifi import TOKEN_PREFIX
@@ -60,6 +60,11 @@ def of(transport, links, dev, virtual=False):
 
 
 def beside_the_car(line):
-    """The race screen's words for a car's link, small beside the car: none while it is plainly linked (a player looks
-    there to see why a car is not answering; "linked" on every car would only be noise)."""
-    return "" if line.endswith(": linked") else line
+    """The race screen's words for a car's link, small beside the car: which way and what is wrong ("phone: lost",
+    "USB: slow", "Wi-Fi: silent"), and nothing while it is linked, however long since its last answer and however
+    many commands were sent again (a player looks there to see why a car is not answering; "linked" on every car
+    would only be noise). The details (ages, counts) are the pairing screen's: beside the car they were cut short
+    to "phone: ...t again" in a car's panel, and an age redrew the window every second."""
+    way, _, how = line.partition(": ")
+    state = how.split(",")[0].split(":")[0]
+    return "" if state == "linked" else "%s: %s" % (way, state)

@@ -28,8 +28,10 @@ def link_words_in_their_middle(d):
     panel = sorted(app.f1.car_rows, key=lambda p: p.seat)[0]
     label = panel.ids.link_words
     said = {}  # dev -> the words the transport says of its link (the other car: plainly linked, nothing said)
-    real_of = link_words.of
-    link_words.of = lambda transport, links, dev, virtual=False: said.get(dev, "this tablet: linked")
+    real_of, real_beside = link_words.of, link_words.beside_the_car
+    link_words.of = lambda transport, links, dev, virtual=False: said.get(dev, "")
+    # the label itself is what is tested: words too long for it, set whole (the race screen's own words are short)
+    link_words.beside_the_car = lambda line: line
     flips = []
 
     def flipped(*_):
@@ -60,7 +62,7 @@ def link_words_in_their_middle(d):
         yield from words_shown(LONG % ("Wi-Fi", 40))  # the way changed: at the start, in view
         d.note("end", {"same_texture": label.texture is first, "flips": len(flips), "text": label.text})
     finally:
-        link_words.of = real_of
+        link_words.of, link_words.beside_the_car = real_of, real_beside
         Window.unbind(on_flip=flipped)
 
 

@@ -16,12 +16,19 @@ pytestmark = [pytest.mark.window]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def test_only_a_link_that_is_not_plainly_linked_is_said_beside_the_car():
-    assert link_words.beside_the_car("Wi-Fi: linked") == ""
-    assert link_words.beside_the_car("this tablet: linked") == ""
-    for line in ("USB: linked, 2 sent again", "phone: slow: 2 commands waiting, 4 sent again", "Wi-Fi: silent",
-                 "USB: lost, last heard 25 s ago", "USB: linked, last answer 12 s ago"):
-        assert link_words.beside_the_car(line) == line
+def test_only_a_link_that_is_not_linked_is_said_beside_the_car_in_a_few_words():
+    for linked in ("Wi-Fi: linked", "this tablet: linked", "USB: linked, 2 sent again",
+                   "USB: linked, last answer 12 s ago", "phone: linked, last answer 40 s ago, 3 sent again"):
+        assert link_words.beside_the_car(linked) == "", linked
+    # which way and what is wrong, short enough for a car's panel at every size and steady (no age ticking in it)
+    assert link_words.beside_the_car("phone: slow: 2 commands waiting, 4 sent again") == "phone: slow"
+    assert link_words.beside_the_car("Wi-Fi: silent") == "Wi-Fi: silent"
+    assert link_words.beside_the_car("USB: lost, last heard 25 s ago") == "USB: lost"
+    assert link_words.beside_the_car("this tablet: lost") == "this tablet: lost"
+    for status in ("connected", "silent", "lost"):
+        for info in (None, {"heard_ms": 25000}, {"waited_ms": 3000, "waiting": 2, "resends": 4}):
+            line = link_words.beside_the_car(link_words.words(status, info, "phone-seat-token"))
+            assert len(line) <= len("this tablet: silent"), line
 
 
 def test_a_car_whose_dashboard_stopped_answering_says_so_on_the_race_screen(tmp_path):

@@ -283,6 +283,17 @@ def test_each_press_buzzes_where_the_phone_can_and_the_status_says_if_the_screen
         assert "Keep the screen on" not in page.text("status")
 
 
+def test_the_sound_sleeps_between_beeps(server, browser):
+    # The first press makes the page's AudioContext (sound may start only in a press); with no beep playing it is
+    # suspended, not left running all game: a running one keeps the browser's audio thread busy (a phone's battery).
+    page = visit(browser, server.new_seat())
+    boot(page)
+    tap(page, "OK")
+    tap(page, "UP")
+    page.wait(lambda: page.dash()["sound"] in ("suspended", "none", "closed"), timeout=10,
+              what="the page's sound suspended after the presses")
+
+
 def test_a_resized_page_gets_the_largest_whole_scale_that_fits(server, browser):
     page = visit(browser, server.new_seat())
     _, before = boot(page)

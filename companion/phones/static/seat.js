@@ -31,7 +31,7 @@ const pageId = Array.from(crypto.getRandomValues(new Uint8Array(8)), (x) => x.to
 const dash = (window.dash = {
   frame: 0, scale: 0, dpr: 0, lit: LIT, dark: DARK, booted: false, firstFrameMs: null, firstPaintMs: null,
   linked: false, taken: false, gone: false, left: false, stopped: false, links: 0, error: null, awake: "unknown",
-  stored: 0, taps: [], log: "",
+  stored: 0, taps: [], log: "", sound: "none",
 });
 // A page its player opened asks for the seat (and takes it from whoever holds it) until the tablet answers it; every
 // later dial, made by the page itself (awake again, back in range), links only if this page still holds the seat.
@@ -239,7 +239,14 @@ const dashpage = {
   led: (on) => document.getElementById("led").classList.toggle("on", !!on),
   tone: (hz) => {
     if (osc) { osc.stop(); osc = null; }
-    if (hz && audio && audio.state === "running") {
+    if (!hz) {
+      // silent between beeps: a running AudioContext keeps the browser's audio thread busy all game (a phone's
+      // battery; 1-4 s of CPU a game in Chromium's audio service)
+      if (audio && audio.state === "running") audio.suspend();
+      return;
+    }
+    if (audio && audio.state !== "closed") {
+      if (audio.state === "suspended") audio.resume(); // unlocked by a press before: no press needed now
       osc = audio.createOscillator();
       const gain = audio.createGain();
       gain.gain.value = 0.05;
@@ -402,9 +409,19 @@ function press(i, down, at) {
   }
   if (down) { // after the frame: the buzz, the sound and the wake lock wait a millisecond, the screen does not
     if (navigator.vibrate) navigator.vibrate(12); // the buzz of each press, where the phone has a vibrator
-    if (audio && audio.state === "suspended") audio.resume();
+    if (audio && !audioUnlocked) unlockAudio();
     keepAwake();
   }
+}
+
+// Sound may start only in a press: the first one resumes the context (made in it), which unlocks it for later beeps;
+// it is suspended again at once unless a beep is playing (see tone).
+let audioUnlocked = false;
+function unlockAudio() {
+  audioUnlocked = true;
+  audio.onstatechange = () => { dash.sound = audio.state; };
+  dash.sound = audio.state;
+  audio.resume().then(() => { if (!osc && audio.state === "running") audio.suspend(); }, () => {});
 }
 
 function setupButtons() {

@@ -319,8 +319,11 @@ class Table:
         w = self.transport.workers.get(r.path)
         reader = "no reader" if w is None else "reader running" if w.running else "reader ended"
         state = "DEAD" if not r.thread.is_alive() else "writing " + r.writing if r.writing else "alive"
-        return "relay %s, queued up %d down %d; tablet port %s: %s" % (
-            state, len(r.queue["up"]), len(r.queue["down"]), r.path, reader)
+        printed = ""
+        if r.printed:  # an error the firmware printed on its line (the tablet skips what is not a frame)
+            printed = "\n  it printed on its line: %s" % b"\n".join(r.printed).decode(errors="replace")
+        return "relay %s, queued up %d down %d; tablet port %s: %s%s" % (
+            state, len(r.queue["up"]), len(r.queue["down"]), r.path, reader, printed)
 
     # ---- the tablet's controls -------------------------------------------------------------------------
     def decide(self, what, *args):

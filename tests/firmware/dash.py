@@ -272,6 +272,9 @@ class VirtualDashboard:
             except (OSError, ValueError):
                 target = "?"
             return "the firmware is blocked writing to %s (%s)" % (target, where)
+        if call and call[0] == "230":  # clock_nanosleep: an idle firmware waits in poll (7), never here
+            return "the firmware is asleep (clock_nanosleep: firmware/main.py's pause before it starts the app again " \
+                   "after an error)"
         return "the firmware is in system call %s (%s)" % (call[0] if call else "?", where)
 
     def send(self, line, timeout=10):

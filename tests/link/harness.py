@@ -126,6 +126,9 @@ class Relay:
         self.queue = {"up": [], "down": []}  # [release_time, bytes], in order
         self.sieve = None  # a test's (way, line) -> the lines to pass on instead, before the faults (losing one message)
         self.writing = None  # "up" or "down" while a write is under way (test diagnostics)
+        # The last lines the dashboard wrote that are not frames (what firmware/main.py prints: the traceback of an
+        # error that made it start the app again), as they came, before any fault (test diagnostics)
+        self.printed = []
         self.running = True
         self.thread = threading.Thread(target=self._loop, daemon=True)
         self.thread.start()
@@ -190,6 +193,8 @@ class Relay:
             self.partial[way] = b""
         now = time.monotonic()
         q = self.queue[way]
+        if way == "up":
+            self.printed = (self.printed + [ln[:300] for ln in lines if ln and not ln.startswith(b"~")])[-12:]
         for line in lines:
             for kept in [line + b"\n"] if self.sieve is None else self.sieve(way, line + b"\n"):
                 out, delay = self._mangle(faults, kept)

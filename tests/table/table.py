@@ -83,18 +83,21 @@ class TableError(AssertionError):
 NOT_MACHINERY = ("*/companion/f1/*", "*/companion/eventlog.py", "*/companion/taken.py", "*/shared_rules/f1/*", "*/tests/*", "<frozen *>", "*/tracemalloc.py")
 
 
-def tablet_heap_kb(ref):
-    """The tablet's Python heap without its game log (tracemalloc must be tracing), `ref` the game's referee."""
+def tablet_heap_kb(ref, harness=()):
+    """The tablet's Python heap without its game log (tracemalloc must be tracing), `ref` the game's referee;
+    `harness`: what the test itself keeps (Table.names), left out like the log."""
     snap = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, p) for p in NOT_MACHINERY])
-    return (sum(st.size for st in snap.statistics("filename")) - _log_parsed_by_the_link(ref)) // 1024
+    return (sum(st.size for st in snap.statistics("filename")) - _log_parsed_by_the_link(ref, harness)) // 1024
 
 
-def _log_parsed_by_the_link(ref):
+def _log_parsed_by_the_link(ref, harness=()):
     """Bytes the game's log holds that tracemalloc charges to the link: the strings of each dashboard event the
     link parsed (shared_rules/link/codec.py) and the referee kept, its id above all (companion/taken.py keeps
-    every taken id for the whole game: one a turn per dashboard, the growth of a log, not of the machinery)."""
+    every taken id for the whole game: one a turn per dashboard, the growth of a log, not of the machinery).
+    And what the test keeps of the tablet's objects: Table.names holds every command id the referee made
+    (charged to companion/referee_base.py), some 70 bytes a command, 28 KB by the soak's end."""
     seen, size = set(), 0
-    stack = [ref.entries, ref.taken.order]
+    stack = [ref.entries, ref.taken.order, *harness]
     while stack:
         x = stack.pop()
         if id(x) in seen:
@@ -319,8 +322,11 @@ class Table:
         w = self.transport.workers.get(r.path)
         reader = "no reader" if w is None else "reader running" if w.running else "reader ended"
         state = "DEAD" if not r.thread.is_alive() else "writing " + r.writing if r.writing else "alive"
-        return "relay %s, queued up %d down %d; tablet port %s: %s" % (
-            state, len(r.queue["up"]), len(r.queue["down"]), r.path, reader)
+        printed = ""
+        if r.printed:  # an error the firmware printed on its line (the tablet skips what is not a frame)
+            printed = "\n  it printed on its line: %s" % b"\n".join(r.printed).decode(errors="replace")
+        return "relay %s, queued up %d down %d; tablet port %s: %s%s" % (
+            state, len(r.queue["up"]), len(r.queue["down"]), r.path, reader, printed)
 
     # ---- the tablet's controls -------------------------------------------------------------------------
     def decide(self, what, *args):
@@ -576,7 +582,7 @@ class Table:
                 self.heap[s.dev].append(free)
         self.rss.append(rss_kb())
         if tracemalloc.is_tracing():
-            self.machinery.append(tablet_heap_kb(self.ref))
+            self.machinery.append(tablet_heap_kb(self.ref, (self.names,)))
         elif self.trace_from is not None:
             self.machinery.append(None)  # not traced yet
         self.log_kb.append(sum(len(json.dumps(e)) for e in self.ref.entries) // 1024)
